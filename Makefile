@@ -1,0 +1,37 @@
+# Kafka Partition Lab — the two set-up commands of README.md are `make start` and `make test`.
+# Both create .venv (once; again only when requirements.txt changes) and are idempotent.
+SHELL := /bin/bash
+VENV  := .venv
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt 2>/dev/null | cut -c1-16)
+PORT  ?= 8501
+export PYSPARK_PYTHON := $(abspath $(PY))
+export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
+
+.PHONY: start test chromium bench conformance
+
+$(STAMP): requirements.txt
+	@python3 -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed, found " + sys.version.split()[0]'
+	@command -v java >/dev/null || echo "warning: no java on PATH; the Spark load pipeline needs Java 17"
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	@rm -f $(VENV)/.installed-* && touch $@
+
+start: $(STAMP)
+	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
+
+test: $(STAMP) chromium
+	@$(PY) -m pytest; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
+
+bench: $(STAMP)
+	$(PY) -m bench
+
+conformance: $(STAMP)
+	$(PY) ../shared/tools/conformance.py --python $(PY)

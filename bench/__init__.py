@@ -1,0 +1,1 @@
+"""Benchmarks: each module prints a table of this engine's figures against a named baseline."""

@@ -1,0 +1,301 @@
+"""The scenario model: topics, members, subscriptions and rebalance steps, validated once.
+
+Raw JSON (the ``assign`` input shape of ../shared/spec/README.md, section 1 and 5) is parsed with
+pydantic and turned into small frozen dataclasses the assignors use.  Every error is one line that
+names the field and the bad value, e.g. ``members[3].id: duplicate 'C1'``.
+
+Limits (also in README.md):
+  partitions per topic 1..100,000; partitions in a step <= 2,000,000; topics per step <= 20,000;
+  members per step <= 20,000; names 1..249 characters (member ids up to 1,000); steps <= 200.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
+
+from engine.errors import ScenarioError
+from engine.java import string_compare_key
+
+MAX_PARTITIONS_PER_TOPIC = 100_000
+MAX_PARTITIONS_TOTAL = 2_000_000
+MAX_TOPICS = 20_000
+MAX_MEMBERS = 20_000
+MAX_NAME_LENGTH = 249
+MAX_MEMBER_ID_LENGTH = 1_000
+MAX_STEPS = 200
+STRATEGIES = ("range", "roundrobin", "sticky", "cooperative-sticky")
+
+
+class TopicPartition(NamedTuple):
+    """A partition of a topic; ``str(tp)`` is Kafka's ``"<topic>-<partition>"``."""
+
+    topic: str
+    partition: int
+
+    def __str__(self) -> str:
+        return f"{self.topic}-{self.partition}"
+
+    @classmethod
+    def parse(cls, text: str) -> TopicPartition:
+        """Parse ``"t0-2"``; the partition number is after the last ``-``."""
+        topic, sep, number = text.rpartition("-")
+        if not sep or not topic or not number.isdigit():
+            raise ScenarioError(f"partition {text!r}: expected '<topic>-<partition>'")
+        return cls(topic, int(number))
+
+
+def tp_sort_key(tp: TopicPartition) -> tuple[bytes, int]:
+    """Kafka's usual partition order: topic by Java ``String.compareTo``, then partition."""
+    return (string_compare_key(tp.topic), tp.partition)
+
+
+@dataclass(frozen=True)
+class Member:
+    """A consumer: ``id`` (member id), subscribed topics, ``client.rack``, ``group.instance.id``."""
+
+    id: str
+    topics: tuple[str, ...]
+    rack: str | None = None
+    instance_id: str | None = None
+
+
+@dataclass(frozen=True)
+class GroupState:
+    """The group at one rebalance: cluster metadata and the members with their subscriptions."""
+
+    topics: dict[str, int]
+    members: tuple[Member, ...]
+    partition_racks: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+
+    @property
+    def member_ids(self) -> list[str]:
+        return [m.id for m in self.members]
+
+    def partitions(self, topic: str) -> list[TopicPartition]:
+        return [TopicPartition(topic, p) for p in range(self.topics.get(topic, 0))]
+
+    @property
+    def total_partitions(self) -> int:
+        return sum(self.topics.values())
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A rebalance sequence: step 0 is the first rebalance of a new group."""
+
+    steps: tuple[GroupState, ...]
+    name: str = ""
+    description: str = ""
+    weights: dict[str, tuple[float, ...]] = field(default_factory=dict)
+
+    @property
+    def first(self) -> GroupState:
+        return self.steps[0]
+
+
+# ---------------------------------------------------------------- pydantic input models
+
+
+class _MemberIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: StrictStr
+    topics: list[StrictStr] = []
+    rack: StrictStr | None = None
+    instance_id: StrictStr | None = None
+
+
+class _StepIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    topics: dict[StrictStr, StrictInt]
+    members: list[_MemberIn]
+    partition_racks: dict[StrictStr, list[list[StrictStr]]] | None = None
+
+
+class _ScenarioIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: StrictStr = ""
+    description: StrictStr = ""
+    topics: dict[StrictStr, StrictInt] | None = None
+    members: list[_MemberIn] | None = None
+    partition_racks: dict[StrictStr, list[list[StrictStr]]] | None = None
+    steps: list[_StepIn] | None = None
+    weights: dict[StrictStr, list[float]] | None = None
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif out and not out.endswith("]") and part in ("topics", "members", "partition_racks"):
+            out += f".{part}"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "input"
+
+
+def _pydantic_message(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = _loc(tuple(first.get("loc", ())))
+    what = first.get("msg", "invalid").replace("Input should be", "must be")
+    return f"{where}: {what}, got {_describe(first.get('input'))}"
+
+
+def _check_name(where: str, name: str, limit: int = MAX_NAME_LENGTH) -> None:
+    if not name or not name.strip():
+        raise ScenarioError(f"{where}: must not be empty, got {name!r}")
+    if len(name) > limit:
+        raise ScenarioError(f"{where}: longer than {limit} characters ({len(name)})")
+    if any(ord(c) < 32 for c in name):
+        raise ScenarioError(f"{where}: control characters are not allowed, got {_describe(name)}")
+
+
+def _check_topics(where: str, topics: dict[str, int]) -> None:
+    if len(topics) > MAX_TOPICS:
+        raise ScenarioError(f"{where}: at most {MAX_TOPICS} topics, got {len(topics)}")
+    for name, count in topics.items():
+        _check_name(f"{where}[{name!r}]", name)
+        if not 1 <= count <= MAX_PARTITIONS_PER_TOPIC:
+            raise ScenarioError(
+                f"{where}[{name!r}]: partitions must be 1..{MAX_PARTITIONS_PER_TOPIC}, got {count}"
+            )
+    total = sum(topics.values())
+    if total > MAX_PARTITIONS_TOTAL:
+        raise ScenarioError(f"{where}: at most {MAX_PARTITIONS_TOTAL} partitions in all, got {total}")
+
+
+def _check_members(where: str, members: list[_MemberIn]) -> None:
+    if len(members) > MAX_MEMBERS:
+        raise ScenarioError(f"{where}: at most {MAX_MEMBERS} members, got {len(members)}")
+    seen: set[str] = set()
+    instances: set[str] = set()
+    for i, m in enumerate(members):
+        _check_name(f"{where}[{i}].id", m.id, MAX_MEMBER_ID_LENGTH)
+        if m.id in seen:
+            raise ScenarioError(f"{where}[{i}].id: duplicate {m.id!r}")
+        seen.add(m.id)
+        for j, topic in enumerate(m.topics):
+            _check_name(f"{where}[{i}].topics[{j}]", topic)
+        if m.rack is not None:
+            _check_name(f"{where}[{i}].rack", m.rack)
+        if m.instance_id is not None:
+            _check_name(f"{where}[{i}].instance_id", m.instance_id)
+            if m.instance_id in instances:
+                raise ScenarioError(f"{where}[{i}].instance_id: duplicate {m.instance_id!r}")
+            instances.add(m.instance_id)
+
+
+def _check_racks(where: str, racks: dict[str, list[list[str]]], topics: dict[str, int]) -> None:
+    for topic, per_partition in racks.items():
+        if topic not in topics:
+            raise ScenarioError(f"{where}[{topic!r}]: unknown topic {topic!r}")
+        if len(per_partition) != topics[topic]:
+            raise ScenarioError(
+                f"{where}[{topic!r}]: needs one rack list per partition ({topics[topic]}), "
+                f"got {len(per_partition)}"
+            )
+
+
+def _build_step(where: str, step: _StepIn) -> GroupState:
+    _check_topics(f"{where}topics", step.topics)
+    _check_members(f"{where}members", step.members)
+    racks = step.partition_racks or {}
+    _check_racks(f"{where}partition_racks", racks, step.topics)
+    members = tuple(
+        Member(m.id, tuple(dict.fromkeys(m.topics)), m.rack, m.instance_id) for m in step.members
+    )
+    return GroupState(
+        topics=dict(step.topics),
+        members=members,
+        partition_racks={t: tuple(tuple(r) for r in rs) for t, rs in racks.items()},
+    )
+
+
+def _check_weights(weights: dict[str, list[float]], topics: dict[str, int]) -> dict[str, tuple[float, ...]]:
+    out: dict[str, tuple[float, ...]] = {}
+    for topic, values in weights.items():
+        if topic not in topics:
+            raise ScenarioError(f"weights[{topic!r}]: unknown topic {topic!r}")
+        if len(values) != topics[topic]:
+            raise ScenarioError(f"weights[{topic!r}]: needs {topics[topic]} values, got {len(values)}")
+        for p, v in enumerate(values):
+            if not (v >= 0 and v < float("inf")):
+                raise ScenarioError(f"weights[{topic!r}][{p}]: must be a finite number >= 0, got {v}")
+        out[topic] = tuple(float(v) for v in values)
+    return out
+
+
+def parse_scenario(data: Any) -> Scenario:
+    """Validate a raw JSON object into a ``Scenario`` (raises ``ScenarioError``, one line)."""
+    if not isinstance(data, dict):
+        raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
+    try:
+        raw = _ScenarioIn.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(_pydantic_message(exc)) from None
+    if raw.steps is not None:
+        if not raw.steps:
+            raise ScenarioError("steps: must not be empty, got []")
+        if len(raw.steps) > MAX_STEPS:
+            raise ScenarioError(f"steps: at most {MAX_STEPS}, got {len(raw.steps)}")
+        steps = tuple(_build_step(f"steps[{i}].", s) for i, s in enumerate(raw.steps))
+    else:
+        if raw.topics is None or raw.members is None:
+            missing = "topics" if raw.topics is None else "members"
+            raise ScenarioError(f"{missing}: required (or give steps)")
+        one = _StepIn(topics=raw.topics, members=raw.members, partition_racks=raw.partition_racks)
+        steps = (_build_step("", one),)
+    weights = _check_weights(raw.weights or {}, steps[0].topics)
+    return Scenario(steps=steps, name=raw.name, description=raw.description, weights=weights)
+
+
+def parse_strategy(data: Any) -> str:
+    """The ``strategy`` field of an ``assign`` case."""
+    strategy = data.get("strategy") if isinstance(data, dict) else None
+    if strategy not in STRATEGIES:
+        raise ScenarioError(f"strategy: must be one of {', '.join(STRATEGIES)}, got {_describe(strategy)}")
+    return str(strategy)
+
+
+def _member_json(m: Member) -> dict[str, Any]:
+    return {"id": m.id, "topics": list(m.topics), "rack": m.rack, "instance_id": m.instance_id}
+
+
+def _step_json(step: GroupState) -> dict[str, Any]:
+    out: dict[str, Any] = {"topics": dict(step.topics), "members": [_member_json(m) for m in step.members]}
+    if step.partition_racks:
+        out["partition_racks"] = {t: [list(r) for r in rs] for t, rs in step.partition_racks.items()}
+    return out
+
+
+def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
+    """The save format (spec section 5); ``parse_scenario`` of it gives back an equal scenario."""
+    out: dict[str, Any] = {"name": scenario.name, "description": scenario.description}
+    out.update(_step_json(scenario.first))
+    if len(scenario.steps) > 1:
+        out["steps"] = [_step_json(s) for s in scenario.steps]
+    if scenario.weights:
+        out["weights"] = {t: list(w) for t, w in scenario.weights.items()}
+    return out
+
+
+def dumps_scenario(scenario: Scenario) -> str:
+    return json.dumps(scenario_to_json(scenario), ensure_ascii=False, indent=2)
+
+
+def loads_scenario(text: str) -> Scenario:
+    """Parse a saved scenario file; malformed JSON is a one-line ``ScenarioError``."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"scenario file: not valid JSON ({exc})") from None
+    return parse_scenario(data)

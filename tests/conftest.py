@@ -1,0 +1,31 @@
+"""Shared fixtures: where the real-Kafka vectors live, and a seeded RNG that prints its seed."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+VECTORS = Path(os.environ.get("KPL_VECTORS", REPO.parent / "shared" / "vectors"))
+sys.path.insert(0, str(REPO))
+
+
+def load_vectors(name: str) -> dict[str, Any]:
+    """Load ../shared/vectors/<name>, or skip with a clear message when the folder is absent."""
+    path = VECTORS / name
+    if not path.is_file():
+        pytest.skip(f"real-Kafka vectors not found at {path} (expected ../shared/vectors beside the repo)")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def seeded_rng(request: pytest.FixtureRequest) -> random.Random:
+    seed = int(os.environ.get("KPL_SEED", random.randrange(2**31)))
+    print(f"{request.node.name}: seed {seed} (rerun with KPL_SEED={seed})")
+    return random.Random(seed)
