@@ -220,6 +220,18 @@ def _build_step(where: str, step: _StepIn) -> GroupState:
     )
 
 
+def _check_no_shrinking(steps: tuple[GroupState, ...]) -> None:
+    """Kafka can add partitions to a topic but never remove them."""
+    for i in range(1, len(steps)):
+        for topic, count in steps[i].topics.items():
+            before = steps[i - 1].topics.get(topic)
+            if before is not None and count < before:
+                raise ScenarioError(
+                    f"steps[{i}].topics[{topic!r}]: partitions cannot shrink (Kafka only adds them), "
+                    f"{before} -> {count}"
+                )
+
+
 def _check_weights(weights: dict[str, list[float]], topics: dict[str, int]) -> dict[str, tuple[float, ...]]:
     out: dict[str, tuple[float, ...]] = {}
     for topic, values in weights.items():
@@ -248,6 +260,7 @@ def parse_scenario(data: Any) -> Scenario:
         if len(raw.steps) > MAX_STEPS:
             raise ScenarioError(f"steps: at most {MAX_STEPS}, got {len(raw.steps)}")
         steps = tuple(_build_step(f"steps[{i}].", s) for i, s in enumerate(raw.steps))
+        _check_no_shrinking(steps)
     else:
         if raw.topics is None or raw.members is None:
             missing = "topics" if raw.topics is None else "members"
@@ -260,6 +273,8 @@ def parse_scenario(data: Any) -> Scenario:
 
 def parse_strategy(data: Any) -> str:
     """The ``strategy`` field of an ``assign`` case."""
+    if not isinstance(data, dict):
+        raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
     strategy = data.get("strategy") if isinstance(data, dict) else None
     if strategy not in STRATEGIES:
         raise ScenarioError(f"strategy: must be one of {', '.join(STRATEGIES)}, got {_describe(strategy)}")

@@ -20,7 +20,8 @@ def load_vectors(name: str) -> dict[str, Any]:
     """Load ../shared/vectors/<name>, or skip with a clear message when the folder is absent."""
     path = VECTORS / name
     if not path.is_file():
-        pytest.skip(f"real-Kafka vectors not found at {path} (expected ../shared/vectors beside the repo)")
+        pytest.skip(f"real-Kafka vectors not found at {path} (expected ../shared/vectors beside the repo)",
+                    allow_module_level=True)
     return json.loads(path.read_text(encoding="utf-8"))
 
 

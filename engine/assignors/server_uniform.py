@@ -23,6 +23,7 @@ from engine.assignors.server_spec import (
     HOMOGENEOUS,
     GroupSpec,
     MemberPartitions,
+    PartitionSet,
     PartitionAssignorError,
     TopicDescriber,
     deep_copy_assignment,
@@ -81,11 +82,7 @@ def _homogeneous(spec: GroupSpec, describer: TopicDescriber) -> dict[str, Member
                 break
             topic_id, partition = unassigned[index]
             index += 1
-            parts = assignment.get(topic_id)
-            if parts is None:
-                parts = new_partition_set()
-                assignment.put(topic_id, parts)
-            parts.put(partition)
+            assignment.compute_if_absent(topic_id, new_partition_set).put(partition)
     if index < len(unassigned):
         raise PartitionAssignorError("Partitions were left unassigned")
     return targets.maps
@@ -319,16 +316,15 @@ class _Heterogeneous:
 
     def _add(self, topic_id: Uuid, partition: int, member_index: int) -> None:
         assignment = self.targets.writable(self.member_ids[member_index])
-        parts = assignment.get(topic_id)
-        if parts is None:
-            count = self.describer.num_partitions(topic_id)
-            subscribers = len(self.subscribers[topic_id])
-            estimate = (count + subscribers - 1) // subscribers
-            parts = new_partition_set(presized_capacity(estimate))
-            assignment.put(topic_id, parts)
-        parts.put(partition)
+        assignment.compute_if_absent(topic_id, lambda: self._presized_set(topic_id)).put(partition)
         self.owners[topic_id][partition] = member_index
         self.sizes[member_index] += 1
+
+    def _presized_set(self, topic_id: Uuid) -> PartitionSet:
+        count = self.describer.num_partitions(topic_id)
+        subscribers = len(self.subscribers[topic_id])
+        estimate = (count + subscribers - 1) // subscribers
+        return new_partition_set(presized_capacity(estimate))
 
     def _remove(self, topic_id: Uuid, partition: int, member_index: int) -> None:
         assignment = self.targets.writable(self.member_ids[member_index])

@@ -1,0 +1,54 @@
+"""Checks every assignment must pass, used by the tests and shown by the UI.
+
+``violations`` lists what is wrong (empty when valid): a partition owned twice, a partition given
+to a member that does not subscribe to its topic, a subscribed partition left unowned.
+"""
+
+from __future__ import annotations
+
+from engine.scenario import GroupState, TopicPartition
+
+Assignment = dict[str, list[TopicPartition]]
+
+
+def violations(state: GroupState, assignment: Assignment) -> list[str]:
+    """Validity problems of an assignment for a group state (Kafka's guarantees)."""
+    problems: list[str] = []
+    subscribed = {m.id: set(m.topics) for m in state.members}
+    seen: dict[TopicPartition, str] = {}
+    for member, partitions in assignment.items():
+        for tp in partitions:
+            if tp in seen:
+                problems.append(f"{tp} owned by both {seen[tp]!r} and {member!r}")
+            seen[tp] = member
+            if tp.topic not in subscribed.get(member, set()):
+                problems.append(f"{tp} given to {member!r}, which does not subscribe to {tp.topic!r}")
+            if tp.partition >= state.topics.get(tp.topic, 0):
+                problems.append(f"{tp} does not exist")
+    wanted = {t for topics in subscribed.values() for t in topics if t in state.topics}
+    for topic in wanted:
+        for p in range(state.topics[topic]):
+            if TopicPartition(topic, p) not in seen:
+                problems.append(f"{TopicPartition(topic, p)} is subscribed but unowned")
+    return problems
+
+
+def spread(assignment: Assignment) -> int:
+    """Max minus min partitions per member (0 for an empty group)."""
+    sizes = [len(v) for v in assignment.values()]
+    return max(sizes) - min(sizes) if sizes else 0
+
+
+def kept_by_remaining(previous: Assignment, current: Assignment, state: GroupState) -> list[TopicPartition]:
+    """Partitions a remaining member owned before, could still own, but lost."""
+    topics = {m.id: set(m.topics) for m in state.members}
+    lost = []
+    for member, partitions in previous.items():
+        if member not in current:
+            continue
+        now = set(current[member])
+        lost += [
+            tp for tp in partitions
+            if tp.topic in topics[member] and tp not in now and tp.partition < state.topics.get(tp.topic, 0)
+        ]
+    return lost

@@ -1,0 +1,130 @@
+"""Texts the dashboard shows: why each strategy lands where it does, and where the seed articles are wrong.
+
+Pure data.  ``config_line("cooperative-sticky")`` is
+``"partition.assignment.strategy=org.apache.kafka.clients.consumer.CooperativeStickyAssignor"``.
+The "Kafka does" side of each callout is also computed live by the engine on the page; the text here
+quotes ../shared/vectors/README.md ("The seed articles vs real Kafka").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ASSIGNOR_CLASSES: dict[str, str] = {
+    "range": "org.apache.kafka.clients.consumer.RangeAssignor",
+    "roundrobin": "org.apache.kafka.clients.consumer.RoundRobinAssignor",
+    "sticky": "org.apache.kafka.clients.consumer.StickyAssignor",
+    "cooperative-sticky": "org.apache.kafka.clients.consumer.CooperativeStickyAssignor",
+}
+
+STRATEGY_LABELS: dict[str, str] = {
+    "range": "Range",
+    "roundrobin": "Round-robin",
+    "sticky": "Sticky",
+    "cooperative-sticky": "Cooperative sticky",
+}
+
+PROTOCOLS: dict[str, str] = {
+    "range": "eager",
+    "roundrobin": "eager",
+    "sticky": "eager",
+    "cooperative-sticky": "cooperative",
+}
+
+WHY: dict[str, str] = {
+    "range": (
+        "Range works topic by topic. For each topic it sorts the subscribers (static members first by "
+        "group.instance.id, then by member id in Java String order, so 'C10' < 'C2') and hands out contiguous "
+        "ranges: partitions / consumers each, and the first partitions % consumers get one more. The extra "
+        "partitions of every topic go to the SAME first consumers, so the skew adds up across topics. With "
+        "client.rack and replica racks known (KIP-881) it first matches partitions to same-rack consumers."
+    ),
+    "roundrobin": (
+        "Round-robin sorts all partitions of all subscribed topics (topic, then partition) and deals them one "
+        "by one over the members sorted by id, skipping members not subscribed to the partition's topic. Across "
+        "topics the counts differ by at most one when everyone subscribes to everything; with heterogeneous "
+        "subscriptions it can still be unbalanced. It ignores history, so one member leaving reshuffles most "
+        "partitions."
+    ),
+    "sticky": (
+        "Sticky first balances (partition counts differ by at most one where subscriptions allow it) and then "
+        "keeps as many partitions as possible where they were. It remembers the previous assignment in its "
+        "subscription user data. It is still an EAGER protocol: every member revokes everything before "
+        "rejoining, even the partitions it gets back."
+    ),
+    "cooperative-sticky": (
+        "Cooperative sticky computes the same kind of balanced, sticky assignment, but with the incremental "
+        "protocol: members keep their partitions while rejoining, the first round withholds the partitions that "
+        "change owner, their owners revoke only those, and a second round hands them to the new owners. Only "
+        "moving partitions pause."
+    ),
+}
+
+
+def config_line(strategy: str) -> str:
+    """The consumer config that selects ``strategy``."""
+    return f"partition.assignment.strategy={ASSIGNOR_CLASSES[strategy]}"
+
+
+@dataclass(frozen=True)
+class Callout:
+    """Where a seed article disagrees with real Kafka, for one preset, strategy and step."""
+
+    preset: str
+    strategy: str
+    step: int
+    article: str
+    says: str
+    kafka: str
+    why: str
+
+
+CALLOUTS: tuple[Callout, ...] = (
+    Callout(
+        "seed-b-4p", "range", 0, "004",
+        "C0: t0p0, t0p2, t1p0, t1p2; C1: t0p1, t0p3, t1p1, t1p3",
+        "C0: t0-0, t0-1, t1-0, t1-1; C1: t0-2, t0-3, t1-2, t1-3",
+        "The article lists round-robin's answer; range gives each consumer a contiguous range per topic.",
+    ),
+    Callout(
+        "seed-b-3p", "range", 0, "004",
+        "C0: t0p0, t0p2, t1p0, t1p2; C1: t0p1, t1p1",
+        "C0: t0-0, t0-1, t1-0, t1-1; C1: t0-2, t1-2",
+        "Range splits 3 partitions as 2 + 1 per topic: C0 gets the first two of each topic.",
+    ),
+    Callout(
+        "seed-b-3p", "roundrobin", 0, "001",
+        "C1: t0p1, t1p0, p1p2",
+        "C1: t0-1, t1-0, t1-2",
+        "A typo in the article: the last partition is t1-2.",
+    ),
+    Callout(
+        "seed-d", "sticky", 1, "002, 004",
+        "C0: t0p0, t1p1, t3p0, t2p0; C2: t1p0, t2p1, t0p1, t3p1",
+        "C0: t0-0, t3-0, t1-1, t0-1; C2: t1-0, t2-1, t2-0, t3-1",
+        "The articles show the pre-2.8 algorithm (and 004 has typos). Since KAFKA-9987/KAFKA-12464 the freed "
+        "partitions go round-robin to the under-quota members sorted by id.",
+    ),
+    Callout(
+        "seed-d", "cooperative-sticky", 1, "002, 004",
+        "C0: t0p0, t1p1, t3p0, t2p0; C2: t1p0, t2p1, t0p1, t3p1 (for StickyAssignor)",
+        "C0: t0-0, t3-0, t1-1, t0-1; C2: t1-0, t2-1, t2-0, t3-1",
+        "Cooperative sticky shares the modern sticky algorithm, so it lands where StickyAssignor does.",
+    ),
+    Callout(
+        "seed-d", "roundrobin", 1, "004",
+        "C2 listed with t1p0 twice",
+        "C0: t0-0, t1-0, t2-0, t3-0; C2: t0-1, t1-1, t2-1, t3-1",
+        "Round-robin deals the 8 partitions alternately to C0 and C2.",
+    ),
+    Callout(
+        "seed-c", "roundrobin", 1, "004",
+        "C0 still listed with t0p0 after C0 left",
+        "C1: t0-0, t1-1; C2: t1-0, t2-0, t2-1, t2-2",
+        "C0 is gone; round-robin re-deals everything over C1 and C2.",
+    ),
+)
+
+
+def callouts_for(preset: str | None, strategy: str) -> list[Callout]:
+    return [c for c in CALLOUTS if c.preset == preset and c.strategy == strategy]

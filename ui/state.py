@@ -1,0 +1,110 @@
+"""The shared scenario in ``st.session_state``: initialised on every page, restored from the URL.
+
+Any page calls ``init_state()`` (or just ``current_scenario()``) first: a fresh browser session opening a
+page by its URL runs that page alone, so the page itself must set the state up.  A shareable URL carries
+the scenario as ``?s=<base64url(zlib(JSON))>`` (or a preset as ``?preset=seed-d``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import zlib
+
+import streamlit as st
+
+from engine.errors import ScenarioError
+from engine.presets import DEFAULT_PRESET, PRESETS, build_preset
+from engine.scenario import Scenario, dumps_scenario, loads_scenario
+
+KEY_SCENARIO = "scenario.current"
+KEY_JSON = "scenario.json"
+KEY_PRESET = "scenario.preset"
+KEY_VERSION = "scenario.version"
+KEY_URL_CODE = "scenario.url_code"
+KEY_URL_ERROR = "scenario.url_error"
+MAX_SHARE_CODE = 200_000  # characters of ?s=
+MAX_SHARE_JSON = 16 * 2**20  # bytes after decompression
+
+
+def encode_scenario(scenario: Scenario) -> str:
+    """The scenario JSON, zlib-compressed, base64url without padding (for ``?s=``)."""
+    raw = zlib.compress(dumps_scenario(scenario).encode("utf-8"), 9)
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_scenario(code: str) -> Scenario:
+    """Inverse of ``encode_scenario``; anything malformed is a one-line ``ScenarioError``."""
+    if len(code) > MAX_SHARE_CODE:
+        raise ScenarioError(f"shared link: the scenario code is longer than {MAX_SHARE_CODE} characters")
+    try:
+        raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(raw, MAX_SHARE_JSON)
+        if inflater.unconsumed_tail:
+            raise ScenarioError(f"shared link: the scenario is larger than {MAX_SHARE_JSON // 2**20} MiB")
+        return loads_scenario(text.decode("utf-8"))
+    except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError) as exc:
+        if isinstance(exc, ScenarioError):
+            raise
+        raise ScenarioError(f"shared link: not a scenario code ({type(exc).__name__})") from None
+
+
+def set_scenario(scenario: Scenario, preset: str | None = None, new_version: bool = True) -> None:
+    """Make ``scenario`` the current one; ``new_version`` resets the builder's tables to it."""
+    ss = st.session_state
+    ss[KEY_SCENARIO] = scenario
+    ss[KEY_JSON] = dumps_scenario(scenario)
+    ss[KEY_PRESET] = preset
+    if new_version:
+        ss[KEY_VERSION] = ss.get(KEY_VERSION, 0) + 1
+
+
+def _load_from_url() -> None:
+    ss = st.session_state
+    code = st.query_params.get("s")
+    preset = st.query_params.get("preset")
+    marker = f"s={code}" if code else (f"preset={preset}" if preset else None)
+    if not marker or marker == ss.get(KEY_URL_CODE):
+        return
+    ss[KEY_URL_CODE] = marker
+    try:
+        if code:
+            set_scenario(decode_scenario(code))
+        else:
+            set_scenario(build_preset(str(preset)), str(preset))
+        ss.pop(KEY_URL_ERROR, None)
+    except ScenarioError as exc:
+        ss[KEY_URL_ERROR] = str(exc)
+
+
+def init_state() -> None:
+    """Set up the shared scenario once per session (URL first, else the default preset)."""
+    _load_from_url()
+    if KEY_SCENARIO not in st.session_state:
+        set_scenario(build_preset(DEFAULT_PRESET), DEFAULT_PRESET)
+
+
+def current_scenario() -> Scenario:
+    """The current (always valid) scenario, initialising the session state if needed."""
+    init_state()
+    return st.session_state[KEY_SCENARIO]
+
+
+def current_scenario_json() -> str:
+    init_state()
+    return st.session_state[KEY_JSON]
+
+
+def current_preset() -> str | None:
+    """The preset key while the scenario is an unedited preset, else None."""
+    init_state()
+    return st.session_state.get(KEY_PRESET)
+
+
+def preset_title(key: str | None) -> str:
+    return PRESETS[key].title if key in PRESETS else "custom scenario"
+
+
+def url_error() -> str | None:
+    return st.session_state.get(KEY_URL_ERROR)
