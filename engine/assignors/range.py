@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import islice
 
 from engine.assignors.common import (
     Assignment,
@@ -60,10 +62,16 @@ class TopicAssignmentState:
             self.unassigned.pop(p, None)
 
 
+@lru_cache(maxsize=64)
+def _sorted_members(members: tuple[tuple[str, str | None], ...]) -> list[tuple[str, str | None]]:
+    """``Collections.sort(List<MemberInfo>)``; topics with the same subscribers share the work."""
+    return sorted(members, key=lambda m: member_sort_key(*m))
+
+
 def _topic_state(
     topic: str, count: int, members: list[tuple[str, str | None]], cluster: Cluster, racks: dict[str, str]
 ) -> TopicAssignmentState:
-    ordered = sorted(members, key=lambda m: member_sort_key(*m))
+    ordered = _sorted_members(tuple(members))
     consumers = {member_id: racks.get(member_id) for member_id, _ in ordered}
     n = len(consumers)
     state = TopicAssignmentState(
@@ -91,13 +99,18 @@ def _assign(consumer: str, partitions: list[int], state: TopicAssignmentState, o
 
 
 def _assign_ranges(
-    state: TopicAssignmentState, may_assign: Callable[[str, int], bool], out: Assignment
+    state: TopicAssignmentState, may_assign: Callable[[str, int], bool] | None, out: Assignment
 ) -> None:
+    """Each member in order takes its quota of the first unassigned partitions it may take."""
+    pending = iter(list(state.unassigned))  # without a filter, each member takes the next ones
     for consumer in state.consumers:
         if not state.unassigned:
             break
         limit = state.max_assignable(consumer)
-        chosen = [p for p in state.unassigned if may_assign(consumer, p)][:limit]
+        if may_assign is None:
+            chosen = list(islice(pending, limit))
+        else:
+            chosen = list(islice((p for p in state.unassigned if may_assign(consumer, p)), limit))
         if chosen:
             _assign(consumer, chosen, state, out)
 
@@ -155,7 +168,7 @@ def assign(cluster: Cluster, subscriptions: dict[str, Subscription]) -> Assignme
     if rack_aware:
         _assign_with_rack_matching(states, out)
     for s in states:
-        _assign_ranges(s, lambda c, p: True, out)
+        _assign_ranges(s, None, out)
     if rack_aware:
         for partitions in out.values():
             partitions.sort(key=tp_java_key)

@@ -138,6 +138,10 @@ class GeneralAssignmentBuilder:
         self.sorted_members = _SortedMembers(current)
         self.revocation_required = False
         self.movements = PartitionMovements()
+        # caches over the reassignment phase (exact: recomputed after every change)
+        self._balanced: bool | None = None
+        self._topic_owners: dict[str, dict[str, int]] = {}
+        self._topic_min_size: dict[str, int] = {}
 
     # ------------------------------------------------------------------ build
     def build(self) -> Assignment:
@@ -194,24 +198,56 @@ class GeneralAssignmentBuilder:
         return sum(self.partitions_per_topic[t] for t in topics)
 
     def _is_balanced(self) -> bool:
-        members = self.sorted_members
-        if self._size(members.first()) >= self._size(members.last()) - 1:
+        """``isBalanced``, cached until the assignment changes."""
+        if self._balanced is None:
+            self._balanced = self._compute_balanced()
+        return self._balanced
+
+    def _compute_balanced(self) -> bool:
+        """No member could take a partition of its topics from a member with 2+ more partitions.
+
+        Members are visited smallest first; once ``size + 2`` exceeds the largest size nobody can.
+        """
+        items = self.sorted_members.items
+        largest = items[-1][0]
+        if items[0][0] >= largest - 1:
             return True
-        owner = {tp: c for c, tps in self.current.items() for tp in tps}
-        for consumer in members:
-            count = self._size(consumer)
-            if count == self._max_assignment_size(consumer):
+        for size, _, consumer in items:
+            if size + 2 > largest:
+                return True
+            if size == self._max_assignment_size(consumer):
                 continue
-            mine = set(self.current[consumer])
             for topic in self.consumer_topics[consumer]:
-                for p in range(self.partitions_per_topic[topic]):
-                    tp = TopicPartition(topic, p)
-                    if tp in mine:
-                        continue
-                    other = owner.get(tp)
-                    if other is not None and count + 1 < self._size(other):
+                for owner in self._topic_owners.get(topic, ()):
+                    if owner != consumer and len(self.current[owner]) > size + 1:
                         return False
         return True
+
+    def _index_owners(self) -> None:
+        self._topic_owners = {}
+        for consumer, partitions in self.current.items():
+            for tp in partitions:
+                owners = self._topic_owners.setdefault(tp.topic, {})
+                owners[consumer] = owners.get(consumer, 0) + 1
+        self._topic_min_size = {}
+        self._balanced = None
+
+    def _on_moved(self, tp: TopicPartition, old: str, new: str) -> None:
+        owners = self._topic_owners.setdefault(tp.topic, {})
+        owners[old] -= 1
+        if not owners[old]:
+            del owners[old]
+        owners[new] = owners.get(new, 0) + 1
+        for topic in (*self.consumer_topics[old], *self.consumer_topics[new]):
+            self._topic_min_size.pop(topic, None)
+        self._balanced = None
+
+    def _min_subscriber_size(self, topic: str) -> int:
+        cached = self._topic_min_size.get(topic)
+        if cached is None:
+            cached = min(len(self.current[c]) for c in self.topic_consumers[topic] if c in self.current)
+            self._topic_min_size[topic] = cached
+        return cached
 
     def _maybe_assign_partition(self, tp: TopicPartition, use_racks: bool) -> bool:
         for consumer in self.sorted_members:
@@ -257,6 +293,7 @@ class GeneralAssignmentBuilder:
                 fixed[consumer] = self.current.pop(consumer)
         pre_balance = {c: list(tps) for c, tps in self.current.items()}
         pre_balance_owners = dict(self.partition_consumer)
+        self._index_owners()
         if not self.revocation_required:
             self._perform_reassignments(unassigned, prev)
         performed = self._perform_reassignments(self.sorted_all_partitions, prev)
@@ -297,10 +334,9 @@ class GeneralAssignmentBuilder:
                 if size > self._size(other) + 1:
                     self._reassign(tp)
                     return True
-        for other in self.topic_consumers[tp.topic]:
-            if size > self._size(other) + 1:
-                self._reassign(tp)
-                return True
+        if size > self._min_subscriber_size(tp.topic) + 1:
+            self._reassign(tp)
+            return True
         return False
 
     def _reassign(self, tp: TopicPartition) -> None:
@@ -319,5 +355,6 @@ class GeneralAssignmentBuilder:
         self.current[old].remove(tp)
         self.current[new_consumer].append(tp)
         self.partition_consumer[tp] = new_consumer
+        self._on_moved(tp, old, new_consumer)
         self.sorted_members.add(new_consumer)
         self.sorted_members.add(old)
