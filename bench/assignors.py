@@ -19,6 +19,7 @@ from engine.assignors import roundrobin as roundrobin_assignor
 from engine.assignors.common import Cluster, Subscription
 from engine.assignors.cooperative import CooperativeStickyAssignor
 from engine.assignors.sticky import StickyAssignor
+from engine.gcpause import gc_paused
 from engine.group import GroupReplay, _subscription, cluster_of
 from engine.java import string_hashmap_order
 from engine.scenario import GroupState, Member
@@ -63,6 +64,11 @@ def prepared(strategy: str, state: GroupState, leave: bool) -> Callable[[], obje
 
 
 def run(strategy: str, cluster: Cluster, subscriptions: dict[str, Subscription]) -> object:
+    with gc_paused():  # as the replay runs it
+        return _run(strategy, cluster, subscriptions)
+
+
+def _run(strategy: str, cluster: Cluster, subscriptions: dict[str, Subscription]) -> object:
     if strategy == "range":
         return range_assignor.assign(cluster, subscriptions)
     if strategy == "roundrobin":

@@ -22,6 +22,7 @@ from engine.assignors.common import Cluster, Subscription
 from engine.assignors.cooperative import CooperativeStickyAssignor
 from engine.assignors.sticky import AbstractStickyAssignor, StickyAssignor
 from engine.errors import EngineError
+from engine.gcpause import gc_paused
 from engine.java import string_hashmap_order
 from engine.scenario import GroupState, Member, Scenario, TopicPartition, parse_scenario, parse_strategy, tp_sort_key
 
@@ -140,7 +141,8 @@ class GroupReplay:
         order = string_hashmap_order(self.members)
         subscriptions = {m: _subscription(self.members[m]) for m in order}
         try:
-            result = self._assign(cluster, subscriptions)
+            with gc_paused():
+                result = self._assign(cluster, subscriptions)
         except (RuntimeError, KeyError, IndexError, StopIteration) as exc:
             raise AssignorError(f"{self.strategy}: Kafka's assignor fails on this group ({exc})") from None
         for member_id, ms in self.members.items():

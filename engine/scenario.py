@@ -48,6 +48,14 @@ class TopicPartition(NamedTuple):
         return cls(topic, int(number))
 
 
+_new_tuple = tuple.__new__
+
+
+def topic_partitions(topic: str, count: int) -> list[TopicPartition]:
+    """``[TopicPartition(topic, 0), ..., TopicPartition(topic, count - 1)]``, built fast."""
+    return [_new_tuple(TopicPartition, (topic, p)) for p in range(count)]
+
+
 def tp_sort_key(tp: TopicPartition) -> tuple[bytes, int]:
     """Kafka's usual partition order: topic by Java ``String.compareTo``, then partition."""
     return (string_compare_key(tp.topic), tp.partition)
@@ -76,7 +84,7 @@ class GroupState:
         return [m.id for m in self.members]
 
     def partitions(self, topic: str) -> list[TopicPartition]:
-        return [TopicPartition(topic, p) for p in range(self.topics.get(topic, 0))]
+        return topic_partitions(topic, self.topics.get(topic, 0))
 
     @property
     def total_partitions(self) -> int:

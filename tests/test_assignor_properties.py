@@ -113,3 +113,19 @@ def test_round_cap_reports_a_group_that_does_not_settle() -> None:
     capped = replay(scenario, "cooperative-sticky", max_rounds=1).steps[1]
     assert not capped.converged and capped.rounds == 1
     assert replay(scenario, "cooperative-sticky").steps[1].converged
+
+
+@PROFILE
+@given(groups(), st.integers(0, 3))
+def test_closed_form_dealing_equals_kafkas_loop(group: dict, extra_steps: int) -> None:
+    """The constrained builder's strided fast path gives exactly what the item-by-item loop gives."""
+    from unittest import mock
+
+    from engine.assignors.sticky import ConstrainedAssignmentBuilder
+
+    scenario = parse_scenario({"steps": [group] * (1 + extra_steps)})
+    for strategy in ("sticky", "cooperative-sticky"):
+        fast = replay(scenario, strategy)
+        with mock.patch.object(ConstrainedAssignmentBuilder, "_deal_in_stride", return_value=False):
+            slow = replay(scenario, strategy)
+        assert [s.assignment for s in fast.steps] == [s.assignment for s in slow.steps]

@@ -27,7 +27,7 @@ from engine.assignors.common import (
     tp_java_key,
     use_rack_aware_assignment,
 )
-from engine.scenario import TopicPartition
+from engine.scenario import TopicPartition, topic_partitions
 
 NAME = "range"
 
@@ -91,6 +91,21 @@ def _topic_state(
             consumer_racks, all_partition_racks, list(state.partition_racks.values())
         )
     return state
+
+
+def _assign_contiguous(topic: str, count: int, members: list[tuple[str, str | None]], out: Assignment) -> None:
+    """The non-rack path in closed form: the first ``count % n`` members take one extra."""
+    if not members:
+        return
+    per_member, extra = divmod(count, len(members))
+    partitions = topic_partitions(topic, count)
+    start = 0
+    for i, (member_id, _) in enumerate(members):
+        size = per_member + (1 if i < extra else 0)
+        if size == 0:
+            break
+        out[member_id].extend(partitions[start : start + size])
+        start += size
 
 
 def _assign(consumer: str, partitions: list[int], state: TopicAssignmentState, out: Assignment) -> None:
@@ -159,11 +174,15 @@ def assign(cluster: Cluster, subscriptions: dict[str, Subscription]) -> Assignme
     for member_id, subscription in subscriptions.items():
         for topic in subscription.topics:
             members_per_topic.setdefault(topic, []).append((member_id, subscription.instance_id))
+    out: Assignment = {member_id: [] for member_id in subscriptions}
+    if not racks:  # no consumer rack: no topic can need rack matching
+        for topic, count in partitions_per_topic.items():
+            _assign_contiguous(topic, count, _sorted_members(tuple(members_per_topic.get(topic, []))), out)
+        return out
     states = [
         _topic_state(t, partitions_per_topic[t], members_per_topic.get(t, []), cluster, racks)
         for t in partitions_per_topic
     ]
-    out: Assignment = {member_id: [] for member_id in subscriptions}
     rack_aware = any(s.needs_rack_aware for s in states)
     if rack_aware:
         _assign_with_rack_matching(states, out)

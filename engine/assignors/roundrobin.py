@@ -10,9 +10,11 @@ Worked example (seed article 001): C0 and C1 subscribe to t0 and t1, 3 partition
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from engine.assignors.common import Assignment, Cluster, Subscription, member_sort_key
 from engine.java import sorted_java
-from engine.scenario import TopicPartition
+from engine.scenario import TopicPartition, topic_partitions
 
 NAME = "roundrobin"
 
@@ -26,14 +28,26 @@ def all_partitions_sorted(cluster: Cluster, subscriptions: dict[str, Subscriptio
 
 
 def assign(cluster: Cluster, subscriptions: dict[str, Subscription]) -> Assignment:
-    """``RoundRobinAssignor.assign``: member id -> partitions, in Kafka's order."""
+    """``RoundRobinAssignor.assign``: member id -> partitions, in Kafka's order.
+
+    The ``CircularIterator`` walk is done a topic at a time: a topic's partitions go to its
+    subscribers in member order, starting at the first subscriber at or after the iterator.
+    """
     out: Assignment = {member_id: [] for member_id in subscriptions}
     members = sorted(subscriptions, key=lambda m: member_sort_key(m, subscriptions[m].instance_id))
-    topic_sets = {m: set(subscriptions[m].topics) for m in members}
+    subscribers: dict[str, list[int]] = {}
+    for index, member in enumerate(members):
+        for topic in subscriptions[member].topics:
+            subscribers.setdefault(topic, []).append(index)
     position = 0
-    for tp in all_partitions_sorted(cluster, subscriptions):
-        while tp.topic not in topic_sets[members[position]]:
-            position = (position + 1) % len(members)
-        out[members[position]].append(tp)
-        position = (position + 1) % len(members)
+    for topic in sorted_java(subscribers):
+        count = cluster.partitions_per_topic.get(topic, 0)
+        eligible = subscribers[topic]
+        if not count:
+            continue
+        first = bisect_left(eligible, position) % len(eligible)
+        for p, tp in enumerate(topic_partitions(topic, count)):
+            index = eligible[(first + p) % len(eligible)]
+            out[members[index]].append(tp)
+        position = (index + 1) % len(members)
     return out

@@ -18,6 +18,7 @@ the under-quota members sorted by id: ``C0 = [t0-0, t1-1, t3-0, t0-1]``,
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 from sortedcontainers import SortedList
@@ -32,7 +33,7 @@ from engine.assignors.common import (
     use_rack_aware_assignment,
 )
 from engine.java import JavaHashSet, string_compare_key, topic_partition_hash_code
-from engine.scenario import TopicPartition
+from engine.scenario import TopicPartition, topic_partitions
 
 NAME = "sticky"
 
@@ -43,14 +44,6 @@ class MemberData:
 
     partitions: tuple[TopicPartition, ...]
     generation: int | None
-
-
-def _tp_by_partition_then_topic(tp: TopicPartition) -> tuple[int, bytes]:
-    return (tp.partition, string_compare_key(tp.topic))
-
-
-def _tp_by_topic_then_partition(tp: TopicPartition) -> tuple[bytes, int]:
-    return (string_compare_key(tp.topic), tp.partition)
 
 
 class RackInfo:
@@ -202,6 +195,7 @@ class ConstrainedAssignmentBuilder:
         self.current_over_min = 0
         self.assignment: Assignment = {c: [] for c in owned}
         self.assigned_partitions: list[TopicPartition] = []
+        self.topic_keys = {t: string_compare_key(t) for t in partitions_per_topic}
 
     def build(self) -> Assignment:
         self._assign_owned_partitions()
@@ -215,14 +209,18 @@ class ConstrainedAssignmentBuilder:
         return self.assignment
 
     def _owned_after_rack_filter(self, consumer: str, partitions: list[TopicPartition]) -> list[TopicPartition]:
-        kept = []
-        for tp in partitions:
-            if self.rack_info.racks_mismatch(consumer, tp):
-                self.maybe_revoked[tp] = consumer
-            else:
-                kept.append(tp)
-        kept.sort(key=_tp_by_partition_then_topic)
-        return [tp for tp in kept if tp not in self.multiple_owners]
+        """Owned partitions minus rack mismatches, sorted by partition then topic (Java order)."""
+        kept = partitions
+        if self.rack_info.consumer_racks:
+            kept = []
+            for tp in partitions:
+                if self.rack_info.racks_mismatch(consumer, tp):
+                    self.maybe_revoked[tp] = consumer
+                else:
+                    kept.append(tp)
+        keys = self.topic_keys
+        kept = sorted(kept, key=lambda tp: (tp[1], keys[tp[0]]))
+        return [tp for tp in kept if tp not in self.multiple_owners] if self.multiple_owners else kept
 
     def _keep(self, consumer: str, kept: list[TopicPartition], revoked: list[TopicPartition]) -> None:
         self.assignment[consumer].extend(kept)
@@ -248,13 +246,14 @@ class ConstrainedAssignmentBuilder:
 
     def _unassigned_partitions(self) -> list[TopicPartition]:
         assigned = set(self.assigned_partitions)
-        topics = sorted(self.partitions_per_topic, key=string_compare_key)
-        return [
-            tp
-            for t in topics
-            for p in range(self.partitions_per_topic[t])
-            if (tp := TopicPartition(t, p)) not in assigned
-        ]
+        assigned_per_topic = Counter(tp[0] for tp in assigned)
+        out: list[TopicPartition] = []
+        for topic in sorted(self.partitions_per_topic, key=self.topic_keys.__getitem__):
+            count = self.partitions_per_topic[topic]
+            if assigned_per_topic[topic] == count:
+                continue  # every partition of the topic is kept by its owner
+            out += [tp for tp in topic_partitions(topic, count) if tp not in assigned]
+        return out
 
     def _assign_rack_aware_round_robin(self, unassigned: list[TopicPartition]) -> list[TopicPartition]:
         if not self.rack_info.consumer_racks:
@@ -293,6 +292,8 @@ class ConstrainedAssignmentBuilder:
     def _assign_round_robin(self, unassigned: list[TopicPartition]) -> None:
         """Deal partitions over the under-min list (a Java iterator that may be restarted)."""
         under, exactly = self.unfilled_under_min, self.unfilled_exactly_min
+        if self._deal_in_stride(unassigned):
+            return
         cursor = 0  # position of the iterator in `under`
         for tp in unassigned:
             from_under = True
@@ -314,6 +315,28 @@ class ConstrainedAssignmentBuilder:
                 exactly.append(consumer)
             elif count == self.max_quota:
                 self.current_over_min += 1
+
+    def _deal_in_stride(self, unassigned: list[TopicPartition]) -> bool:
+        """The loop below in closed form for its common case, a group where every unfilled member
+        holds the same number of partitions and nobody is at min quota yet: full rounds fill every
+        member to ``min_quota`` together, then the polled members take one extra each, so
+        partition ``i`` goes to ``under[i % n]``.  Returns False when the case does not apply."""
+        under = self.unfilled_under_min
+        if not under or self.unfilled_exactly_min or self.maybe_revoked or self.multiple_owners:
+            return False
+        start = len(self.assignment[under[0]])
+        if any(len(self.assignment[m]) != start for m in under):
+            return False
+        n = len(under)
+        extra = len(unassigned) - n * (self.min_quota - start)
+        if extra < 0 or extra >= n or len(under) != len(self.assignment):
+            return False
+        for j, member in enumerate(under):
+            self.assignment[member].extend(unassigned[j::n])
+        if self.max_quota > self.min_quota:
+            self.current_over_min += extra
+        under.clear()
+        return True
 
     def _assign_new_partition(self, tp: TopicPartition, consumer: str) -> int:
         partitions = self.assignment[consumer]

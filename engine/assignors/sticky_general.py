@@ -17,7 +17,7 @@ from sortedcontainers import SortedList
 
 from engine.assignors.common import DEFAULT_GENERATION, Assignment, Subscription
 from engine.java import JavaHashSet, string_compare_key, topic_partition_hash_code
-from engine.scenario import TopicPartition
+from engine.scenario import TopicPartition, topic_partitions
 
 if TYPE_CHECKING:
     from engine.assignors.sticky import AbstractStickyAssignor, RackInfo
@@ -134,7 +134,7 @@ class GeneralAssignmentBuilder:
         self.current = current
         self.partition_consumer = {tp: c for c, tps in current.items() for tp in tps}
         topics = sorted(partitions_per_topic, key=lambda t: (len(self.topic_consumers[t]), string_compare_key(t)))
-        self.sorted_all_partitions = [TopicPartition(t, p) for t in topics for p in range(partitions_per_topic[t])]
+        self.sorted_all_partitions = [tp for t in topics for tp in topic_partitions(t, partitions_per_topic[t])]
         self.sorted_members = _SortedMembers(current)
         self.revocation_required = False
         self.movements = PartitionMovements()
