@@ -1,4 +1,7 @@
-"""``python -m bench [NAME ...]``: run every benchmark (or the named ones) and print their tables."""
+"""``python -m bench [NAME [ARGS...]]``: run every benchmark, or one with its own arguments.
+
+Each benchmark prints a table of this engine's figures against the baseline its issue names.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,19 @@ import sys
 from pathlib import Path
 
 
-def main(argv: list[str]) -> int:
+def names() -> list[str]:
     here = Path(__file__).parent
-    names = argv or sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
-    for name in names:
+    return sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] in names():
+        importlib.import_module(f"bench.{argv[0]}").main(argv[1:])
+        return 0
+    if argv:
+        print(f"unknown benchmark {argv[0]!r}; choose from {', '.join(names())}", file=sys.stderr)
+        return 2
+    for name in names():
         print(f"\n=== bench/{name}.py")
         importlib.import_module(f"bench.{name}").main([])
     return 0

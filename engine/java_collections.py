@@ -8,7 +8,8 @@ their result lists need the full model:
   doubles when a put makes ``size > 0.75 * length``;
 * a key lives in bucket ``spread(hashCode) & (length - 1)``; inside a bucket keys keep the order in
   which they were (last) inserted, and a resize splits buckets without reordering them;
-* ``computeIfAbsent`` differs from ``put``: it resizes before inserting and links the new key at
+* ``computeIfAbsent`` differs from ``put``: it resizes at the start of every call (even when the
+  key is present) and links the new key at
   the head of its bucket (modelled with a negative insertion number);
 * when a put makes a bucket hold 9 keys and the table is shorter than 64, Java resizes instead of
   treeifying (``treeifyBin``) — modelled; a real tree bin (table >= 64) is not (its ``next`` order
@@ -67,9 +68,27 @@ class JavaHashMap(Generic[K, V]):
 
     @classmethod
     def of(cls, keys: Iterable[K], hash_code: Callable[[K], int], initial_capacity: int = 16) -> JavaHashMap[K, None]:
+        """Keys put in order into ``new HashMap<>(initial_capacity)`` (bulk fast path, same result)."""
         out: JavaHashMap[K, None] = cls(hash_code, initial_capacity)  # type: ignore[assignment]
-        for key in keys:
-            out.put(key, None)  # type: ignore[arg-type]
+        unique = list(dict.fromkeys(keys))
+        spreads = [hashmap_spread(hash_code(k)) for k in unique]
+        mask = out._capacity - 1
+        first: dict[int, int] = {}
+        for h in spreads:
+            first[h & mask] = first.get(h & mask, 0) + 1
+        if first and max(first.values()) > TREEIFY_THRESHOLD:  # a treeify resize may happen: go step by step
+            for key in unique:
+                out.put(key, None)  # type: ignore[arg-type]
+            return out
+        capacity = out._capacity
+        while len(unique) > capacity * 0.75 and capacity < HASHMAP_MAX_CAPACITY:
+            capacity <<= 1
+        out._capacity = capacity
+        out._entries = {k: (h, i + 1, None) for i, (k, h) in enumerate(zip(unique, spreads))}  # type: ignore[misc]
+        out._seq = len(unique)
+        mask = capacity - 1
+        for h in spreads:
+            out._buckets[h & mask] = out._buckets.get(h & mask, 0) + 1
         return out
 
     @property
@@ -109,13 +128,13 @@ class JavaHashMap(Generic[K, V]):
             self._resize()
 
     def compute_if_absent(self, key: K, factory: Callable[[], V]) -> V:
-        """``HashMap.computeIfAbsent``: unlike ``put`` it resizes *before* inserting (when
-        ``size > threshold``) and links a new key at the HEAD of its bucket."""
+        """``HashMap.computeIfAbsent``: unlike ``put`` it resizes at the start of every call (hit or
+        miss) when ``size > threshold``, and links a new key at the HEAD of its bucket."""
+        if len(self._entries) > int(self._capacity * 0.75) and self._capacity < HASHMAP_MAX_CAPACITY:
+            self._resize()  # checked on every call, hit or miss
         entry = self._entries.get(key)
         if entry is not None:
             return entry[2]
-        if len(self._entries) > int(self._capacity * 0.75) and self._capacity < HASHMAP_MAX_CAPACITY:
-            self._resize()
         value = factory()
         spread = hashmap_spread(self._hash(key))
         self._seq += 1
@@ -132,6 +151,7 @@ class JavaHashMap(Generic[K, V]):
 
     def _resize(self) -> None:
         self._capacity <<= 1
+        self._order = None
         mask = self._capacity - 1
         self._buckets = {}
         for spread, _, _ in self._entries.values():

@@ -17,8 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from dataclasses import dataclass
-from functools import cached_property
+from functools import total_ordering
 
 from engine.errors import EngineError
 from engine.java import to_int32
@@ -29,12 +28,31 @@ def _to_int64(value: int) -> int:
     return value - (1 << 64) if value & (1 << 63) else value
 
 
-@dataclass(frozen=True, order=True)
+@total_ordering
 class Uuid:
-    """A Kafka Uuid; the dataclass order ``(msb, lsb)`` on signed longs is ``Uuid.compareTo``."""
+    """A Kafka Uuid (immutable); ordering ``(msb, lsb)`` on signed longs is ``Uuid.compareTo``."""
 
-    msb: int
-    lsb: int
+    __slots__ = ("msb", "lsb", "_key", "_py_hash", "_java_hash")
+
+    def __init__(self, msb: int, lsb: int) -> None:
+        self.msb = _to_int64(msb)
+        self.lsb = _to_int64(lsb)
+        self._key = (self.msb, self.lsb)
+        self._py_hash = hash(self._key)
+        xor = (self.msb ^ self.lsb) & 0xFFFFFFFFFFFFFFFF
+        self._java_hash = to_int32((xor >> 32) ^ (xor & 0xFFFFFFFF))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Uuid) and self._key == other._key
+
+    def __lt__(self, other: Uuid) -> bool:
+        return self._key < other._key
+
+    def __hash__(self) -> int:
+        return self._py_hash
+
+    def __repr__(self) -> str:
+        return f"Uuid({self.msb}, {self.lsb})"
 
     @classmethod
     def from_string(cls, text: str) -> Uuid:
@@ -62,14 +80,9 @@ class Uuid:
         raw = (self.msb & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "big") + (self.lsb & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "big")
         return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
-    @cached_property
-    def _hash(self) -> int:
-        xor = (self.msb ^ self.lsb) & 0xFFFFFFFFFFFFFFFF
-        return to_int32((xor >> 32) ^ (xor & 0xFFFFFFFF))
-
     def hash_code(self) -> int:
         """``Uuid.hashCode()``: ``(int)(x >> 32) ^ (int)x`` with ``x = msb ^ lsb``."""
-        return self._hash
+        return self._java_hash
 
 
 _URLSAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.java import string_hash_code, string_hashmap_order
 from engine.java_collections import JavaHashMap, hashset_copy_initial_capacity, integer_hash, java_hashset
@@ -94,9 +95,14 @@ class TopicDescriber:
         return self.partitions.get(topic_id, -1)
 
 
+@lru_cache(maxsize=65_536)
+def _name_hash(name: str) -> int:
+    return string_hash_code(name)
+
+
 def topic_ids_order(names: Sequence[str], ids: dict[str, Uuid]) -> list[Uuid]:
     """Iteration order of ``new TopicIds(new HashSet<>(names), resolver)``: missing topics skipped."""
-    name_set = JavaHashMap.of(names, string_hash_code, hashset_copy_initial_capacity(len(names)))
+    name_set = JavaHashMap.of(names, _name_hash, hashset_copy_initial_capacity(len(names)))
     return [ids[name] for name in name_set.keys() if name in ids]
 
 
