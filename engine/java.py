@@ -7,8 +7,8 @@ reproduce both; everything here is pure and tested in ``tests/test_java.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
 
@@ -141,43 +141,3 @@ def topic_partition_hash_code(topic: str, partition: int) -> int:
     """``TopicPartition.hashCode()``: ``31 * (31 + partition) + topic.hashCode()`` as int32."""
     return to_int32(31 * (31 + partition) + string_hash_code(topic))
 
-
-class JavaHashSet:
-    """Iteration order of a ``java.util.HashSet`` that sees adds and removes over time.
-
-    The table starts at 16 buckets and doubles when a new element makes ``size > 0.75 * capacity``;
-    it never shrinks.  Elements iterate by bucket index, then by when they were (last) added.
-    """
-
-    def __init__(self, hash_code: Callable[[Any], int]) -> None:
-        self._hash_code = hash_code
-        self._seq: dict[Any, int] = {}
-        self._counter = 0
-        self.capacity = HASHMAP_DEFAULT_CAPACITY
-
-    def add(self, element: Any) -> None:
-        if element in self._seq:
-            return
-        self._seq[element] = self._counter
-        self._counter += 1
-        if len(self._seq) > self.capacity * HASHMAP_LOAD_FACTOR:
-            self.capacity <<= 1
-
-    def discard(self, element: Any) -> None:
-        self._seq.pop(element, None)
-
-    def __len__(self) -> int:
-        return len(self._seq)
-
-    def __contains__(self, element: object) -> bool:
-        return element in self._seq
-
-    def _order_key(self, element: Any) -> tuple[int, int]:
-        return (hashmap_spread(self._hash_code(element)) & (self.capacity - 1), self._seq[element])
-
-    def first(self) -> Any:
-        """``iterator().next()``."""
-        return min(self._seq, key=self._order_key)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(sorted(self._seq, key=self._order_key))

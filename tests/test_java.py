@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.java import (
-    JavaHashSet,
     hashmap_capacity,
     hashset_copy_capacity,
     sorted_java,
@@ -64,13 +63,16 @@ def test_topic_partition_hash_code() -> None:
 
 
 def test_java_hash_set_keeps_bucket_then_insertion_order() -> None:
-    s = JavaHashSet(lambda x: x)
+    """The HashSet of PartitionMovements: removes and re-adds change the order within a bucket."""
+    from engine.java_collections import JavaHashMap
+
+    s: JavaHashMap[int, None] = JavaHashMap(lambda x: x)
     for x in (17, 1, 2):
-        s.add(x)
-    assert list(s) == [17, 1, 2] and s.first() == 17  # 17 and 1 share bucket 1; 17 came first
-    s.discard(17)
-    s.add(17)
-    assert list(s) == [1, 17, 2]  # re-added: now after 1 in its bucket
+        s.put(x)
+    assert s.keys() == [17, 1, 2]  # 17 and 1 share bucket 1; 17 came first
+    s.remove(17)
+    s.put(17)
+    assert s.keys() == [1, 17, 2]  # re-added: now after 1 in its bucket
     for x in range(100, 113):
-        s.add(x)
+        s.put(x)
     assert s.capacity == 32

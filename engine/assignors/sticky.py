@@ -21,7 +21,6 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from sortedcontainers import SortedList
 
 from engine.assignors.common import (
     DEFAULT_GENERATION,
@@ -32,7 +31,7 @@ from engine.assignors.common import (
     partitions_for,
     use_rack_aware_assignment,
 )
-from engine.java import JavaHashSet, string_compare_key, topic_partition_hash_code
+from engine.java import string_compare_key
 from engine.scenario import TopicPartition, topic_partitions
 
 NAME = "sticky"

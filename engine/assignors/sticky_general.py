@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from sortedcontainers import SortedList
 
 from engine.assignors.common import DEFAULT_GENERATION, Assignment, Subscription
-from engine.java import JavaHashSet, string_compare_key, topic_partition_hash_code
+from engine.java import string_compare_key, topic_partition_hash_code
+from engine.java_collections import JavaHashMap
 from engine.scenario import TopicPartition, topic_partitions
 
 if TYPE_CHECKING:
@@ -37,13 +38,13 @@ class PartitionMovements:
     """``AbstractStickyAssignor.PartitionMovements``: where partitions moved during balancing."""
 
     def __init__(self) -> None:
-        self.by_topic: dict[str, dict[tuple[str, str], JavaHashSet]] = {}
+        self.by_topic: dict[str, dict[tuple[str, str], JavaHashMap[TopicPartition, None]]] = {}
         self.movements: dict[TopicPartition, tuple[str, str]] = {}
 
     def _remove_record(self, tp: TopicPartition) -> tuple[str, str]:
         pair = self.movements.pop(tp)
         for_topic = self.by_topic[tp.topic]
-        for_topic[pair].discard(tp)
+        for_topic[pair].remove(tp)
         if not len(for_topic[pair]):
             del for_topic[pair]
         if not for_topic:
@@ -52,7 +53,7 @@ class PartitionMovements:
 
     def _add_record(self, tp: TopicPartition, pair: tuple[str, str]) -> None:
         self.movements[tp] = pair
-        self.by_topic.setdefault(tp.topic, {}).setdefault(pair, JavaHashSet(_tp_hash)).add(tp)
+        self.by_topic.setdefault(tp.topic, {}).setdefault(pair, JavaHashMap(_tp_hash)).put(tp)
 
     def move_partition(self, tp: TopicPartition, old: str, new: str) -> None:
         if tp in self.movements:
@@ -70,7 +71,7 @@ class PartitionMovements:
         if tp in self.movements:
             old = self.movements[tp][0]
         reverse = for_topic.get((new, old))
-        return tp if reverse is None else reverse.first()
+        return tp if reverse is None else reverse.keys()[0]  # iterator().next()
 
 
 class _SortedMembers:
