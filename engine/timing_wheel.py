@@ -9,16 +9,17 @@ the ``java.util.PriorityQueue`` behind it (same sift-up / sift-down), so buckets
 expirations come out in exactly Kafka's order.
 
 Virtual time (the vectors' driver, ../shared/vectors/README.md): tasks are added in list order at
-``add_at_ms`` (default ``start_ms``); before each add, every bucket expiring up to ``add_at_ms`` is
-processed by an always-on-time reaper; after the last add, time jumps from one bucket expiration to
+``add_at_ms`` (default ``start_ms``); when ``add_at_ms`` is later than the current virtual now,
+every bucket expiring up to it is processed first by an always-on-time reaper (two adds at the same
+instant see the same wheel); optional ``cancel_at_ms`` (not in the vectors) cancels a waiting task; after the last add, time jumps from one bucket expiration to
 the next (never tick by tick) until the timer is empty.  Virtual ``now`` never goes backwards: a
 bucket that expired before the current ``now`` (the wheel clock lags the add times) is drained at
 ``now``.
 
 Worked example (the ``TimingWheel`` javadoc, tick u=1, wheel size n=3, start c=0): a task with
 delay 3 goes to level 1 (tick 3) bucket 1 [3, 5]; a task with delay 9 to level 2 (tick 9) bucket 1
-[9, 17].  At time 1 only level 0 moves (wheel times ``[1, 0, 0]``); at time 3 level 1 moves too
-(``[3, 3, 0]``); the delay-3 task fires at 3 straight out of the level-1 bucket, and the delay-9 task
+[9, 17].  In the javadoc's walk-through level 0 alone moves at times 1 and 2; at time 3 level 1
+moves too (``[3, 3, 0]``); the delay-3 task fires at 3 straight out of the level-1 bucket, and the delay-9 task
 is reinserted from level 2 at time 9 and fires there::
 
     >>> trace = simulate(WheelConfig(tick_ms=1, wheel_size=3, start_ms=0),
@@ -30,7 +31,8 @@ is reinserted from level 2 at time 9 and fires there::
 
 Limits (stated in the UI and README): tick_ms 1..2^32, wheel_size 2..65,536, start_ms 0..2^42,
 delay_ms 0..2^40, add_at_ms start_ms..2^42 and non-decreasing, task ids 1..64 characters and unique,
-at most 100,000 tasks per traced run (the CLI), 1,000,000 for the untraced cost runs.  With these
+at most 100,000 tasks per traced run (the CLI), 1,000,000 for the untraced cost runs; the page
+draws at most 2,000 tasks and wheel sizes up to 512.  With these
 bounds every expiration and every level's interval fits a Java ``long`` as in Kafka.
 """
 
@@ -52,6 +54,8 @@ MAX_DELAY_MS = 2**40
 MAX_TASK_ID_LENGTH = 64
 MAX_TRACED_TASKS = 100_000
 MAX_UNTRACED_TASKS = 1_000_000
+MAX_PAGE_TASKS = 2_000  # the dashboard draws every step of every task
+MAX_PAGE_WHEEL_SIZE = 512  # the dashboard draws every bucket
 
 KAFKA_TICK_MS = 1  # SystemTimer's defaults, used by every DelayedOperationPurgatory
 KAFKA_WHEEL_SIZE = 20
@@ -784,3 +788,324 @@ def cli_wheel(payload: Any) -> dict[str, Any]:
     """``python -m engine wheel``: one case in, the vectors' ``expected`` shape out."""
     config, tasks = parse_case(payload)
     return trace_to_dict(simulate(config, tasks))
+
+
+# --------------------------------------------------------------------------- frames for the page
+
+
+@dataclass(frozen=True)
+class BucketView:
+    """A non-empty bucket in a frame: how many tasks, its expiration, the first few task ids."""
+
+    count: int
+    expiration_ms: int
+    sample: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LogLine:
+    time_ms: int
+    event: str  # "add", "fire", "expire bucket", "reinsert", "cancel"
+    task: str
+    detail: str
+
+
+@dataclass
+class WheelFrame:
+    """The wheels after one step: a group of adds/cancels at one instant, or one clock advance."""
+
+    step: int
+    kind: str  # "start", "add", "advance", "cancel"
+    time_ms: int
+    wheel_times: list[int]
+    buckets: dict[tuple[int, int], BucketView]
+    drained: list[tuple[int, int]]
+    arrived: dict[tuple[int, int], list[str]]
+    fired: list[str]
+    log: list[LogLine]
+    pending: int
+
+
+FRAME_SAMPLE = 12  # task ids kept per bucket per frame (hover text)
+
+
+class _FrameBuilder:
+    """Replays a trace's ordered events into per-step frames (occupancy is tracked incrementally)."""
+
+    def __init__(self, trace: WheelTrace) -> None:
+        self.trace = trace
+        self.where: dict[str, tuple[int, int]] = {}
+        self.content: dict[tuple[int, int], dict[str, None]] = {}
+        self.expiration: dict[tuple[int, int], int] = {}
+        self.wheel_times = [trace.config.start_ms - trace.config.start_ms % trace.config.tick_ms]
+        self.frames: list[WheelFrame] = []
+        self.frame = self._new_frame("start", trace.config.start_ms)
+        self._close()
+
+    def _new_frame(self, kind: str, time_ms: int) -> WheelFrame:
+        return WheelFrame(len(self.frames), kind, time_ms, [], {}, [], {}, [], [], 0)
+
+    def _close(self) -> None:
+        frame = self.frame
+        frame.wheel_times = list(self.wheel_times)
+        frame.buckets = {key: BucketView(len(tasks), self.expiration[key], tuple(list(tasks)[:FRAME_SAMPLE]))
+                         for key, tasks in self.content.items() if tasks}
+        frame.pending = len(self.where)
+        self.frames.append(frame)
+
+    def _start(self, kind: str, time_ms: int) -> None:
+        same = self.frame.kind == kind and self.frame.time_ms == time_ms and kind != "advance"
+        if same:
+            self.frames.pop()
+        else:
+            self.frame = self._new_frame(kind, time_ms)
+
+    def _place(self, task: str, placement: Placement) -> None:
+        key = (placement.level, placement.bucket)
+        self.where[task] = key
+        self.content.setdefault(key, {})[task] = None
+        self.expiration[key] = placement.bucket_expiration_ms
+        self.frame.arrived.setdefault(key, []).append(task)
+
+    def _unplace(self, task: str) -> tuple[int, int] | None:
+        key = self.where.pop(task, None)
+        if key is not None:
+            self.content[key].pop(task, None)
+        return key
+
+    def insert(self, record: TaskRecord) -> None:
+        self._start("add", record.added_at_ms)
+        self.wheel_times = list(record.wheel_times_at_insert)
+        head = f"delay {record.delay_ms} ms, expires at {record.expiration_ms}"
+        if record.inserted.fired:
+            self.frame.fired.append(record.task_id)
+            self._log(record.added_at_ms, "fire", record.task_id,
+                      f"{head}: already expired (< wheel time {self.wheel_times[0]} + tick), runs at once")
+        else:
+            self._place(record.task_id, record.inserted)
+            self._log(record.added_at_ms, "add", record.task_id, f"{head} → {_where(record.inserted, self.trace)}")
+        self._close()
+
+    def cancel(self, record: TaskRecord) -> None:
+        self._start("cancel", record.cancelled_at_ms or 0)
+        key = self._unplace(record.task_id)
+        self._log(record.cancelled_at_ms or 0, "cancel", record.task_id,
+                  f"completed before its timeout: unlinked from level {key[0]} bucket {key[1]} in O(1)"
+                  if key else "completed before its timeout")
+        self._close()
+
+    def advance(self, advance: AdvanceRecord) -> None:
+        self._start("advance", advance.time_ms)
+        for drain in advance.buckets:
+            key = (drain.level, drain.bucket)
+            self.frame.drained.append(key)
+            self.wheel_times = list(drain.wheel_times_after_advance)
+            count = len(drain.fired) + len(drain.reinserted)
+            self._log(advance.time_ms, "expire bucket", "",
+                      f"level {drain.level} bucket {drain.bucket} (expires {drain.expiration_ms}) polled with "
+                      f"{count} task(s); wheel times now {drain.wheel_times_after_advance}")
+            for task, placement in drain.reinserted:
+                self._unplace(task)
+                self._place(task, placement)
+                self._log(advance.time_ms, "reinsert", task,
+                          f"drops from level {drain.level} to {_where(placement, self.trace)}")
+            for task in drain.fired:
+                self._unplace(task)
+                self.frame.fired.append(task)
+                record = self.trace.tasks[self._index[task]]
+                self._log(advance.time_ms, "fire", task, f"fires (expiration {record.expiration_ms})")
+            self.content.pop(key, None)
+        self.wheel_times = list(advance.wheel_times_after)
+        self._close()
+
+    def _log(self, time_ms: int, event: str, task: str, detail: str) -> None:
+        self.frame.log.append(LogLine(time_ms, event, task, detail))
+
+    def build(self) -> list[WheelFrame]:
+        self._index = {t.task_id: i for i, t in enumerate(self.trace.tasks)}
+        for kind, i in self.trace.events:
+            if kind == "insert":
+                self.insert(self.trace.tasks[i])
+            elif kind == "cancel":
+                self.cancel(self.trace.tasks[i])
+            else:
+                self.advance(self.trace.advances[i])
+        for i, frame in enumerate(self.frames):
+            frame.step = i
+        return self.frames
+
+
+def _where(placement: Placement, trace: WheelTrace) -> str:
+    tick = trace.levels[placement.level][0] if placement.level is not None else 0
+    start = placement.bucket_expiration_ms or 0
+    return f"level {placement.level} bucket {placement.bucket} [{start}, {start + tick - 1}]"
+
+
+def wheel_frames(trace: WheelTrace) -> list[WheelFrame]:
+    """Per-step frames of a traced run: frame 0 is the empty wheel at the start time."""
+    return _FrameBuilder(trace).build()
+
+
+def bucket_windows(wheel_times: Sequence[int], tick_ms: int, wheel_size: int) -> list[list[tuple[int, int]]]:
+    """The javadoc's tables: per level, the time range of each bucket starting at the level's clock.
+
+    ``bucket_windows([1, 0, 0], 1, 3)`` gives level 0 ``[1,1] [2,2] [3,3]``, level 1 ``[0,2] [3,5] [6,8]``
+    and level 2 ``[0,8] [9,17] [18,26]``.
+    """
+    out = []
+    tick = tick_ms
+    for current in wheel_times:
+        out.append([(current + i * tick, current + (i + 1) * tick - 1) for i in range(wheel_size)])
+        tick *= wheel_size
+    return out
+
+
+# --------------------------------------------------------------------------- task sources
+
+
+def parse_task_lines(text: str, max_tasks: int = MAX_PAGE_TASKS) -> list[TaskSpec]:
+    """Tasks typed by hand, one per line: ``id, delay_ms[, add_at_ms[, cancel_at_ms]]``.
+
+    Blank lines and ``#`` comments are skipped; ``-`` leaves an optional field empty.
+    ``"a, 25\nb, 7, 3"`` gives ``[TaskSpec("a", 25), TaskSpec("b", 7, 3)]``.
+    """
+    tasks = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if len(tasks) >= max_tasks:
+            raise LimitError(f"tasks: at most {max_tasks:,} tasks, line {number} is one too many")
+        fields = [f.strip() for f in line.split(",")]
+        if not 2 <= len(fields) <= 4:
+            raise ScenarioError(f"line {number}: expected 'id, delay_ms[, add_at_ms[, cancel_at_ms]]', "
+                                f"got {line!r:.80}")
+        numbers = [_line_int(number, name, value) for name, value in
+                   zip(("delay_ms", "add_at_ms", "cancel_at_ms"), fields[1:])]
+        numbers += [None] * (3 - len(numbers))
+        if numbers[0] is None:
+            raise ScenarioError(f"line {number}: delay_ms is required")
+        tasks.append(TaskSpec(fields[0], numbers[0], numbers[1], numbers[2]))
+    return tasks
+
+
+def _line_int(number: int, name: str, value: str) -> int | None:
+    if value in ("", "-"):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ScenarioError(f"line {number}: {name} must be an integer, got {value!r:.40}") from None
+
+
+def random_tasks(count: int, seed: int, max_delay_ms: int, spread_ms: int = 0, start_ms: int = 0,
+                 prefix: str = "t") -> list[TaskSpec]:
+    """``count`` tasks with delays uniform in 0..max_delay_ms, added uniformly over ``spread_ms``."""
+    if not 0 <= count <= MAX_UNTRACED_TASKS:
+        raise LimitError(f"count: must be in 0..{MAX_UNTRACED_TASKS:,}, got {count:,}")
+    _int_in("max_delay_ms", max_delay_ms, 0, MAX_DELAY_MS)
+    _int_in("spread_ms", spread_ms, 0, MAX_DELAY_MS)
+    rng = random.Random(seed)
+    adds = sorted(start_ms + rng.randint(0, spread_ms) for _ in range(count)) if spread_ms else [None] * count
+    return [TaskSpec(f"{prefix}{i}", rng.randint(0, max_delay_ms), add) for i, add in enumerate(adds)]
+
+
+REQUEST_TIMEOUT_MS = 30_000  # producer request.timeout.ms: the broker's DelayedProduce timeout (acks=all)
+FETCH_MAX_WAIT_MS = 500  # consumer fetch.max.wait.ms: DelayedFetch timeout
+HEARTBEAT_INTERVAL_MS = 3_000  # consumer heartbeat.interval.ms
+SESSION_TIMEOUT_MS = 10_000  # session.timeout.ms (classic group protocol: DelayedHeartbeat timeout)
+
+
+def kafka_preset(seed: int, duration_ms: int = 20_000, members: int = 3, produce_every_ms: int = 250,
+                 fetch_every_ms: int = 400, start_ms: int = 0) -> list[TaskSpec]:
+    """Delayed operations modelled on a broker's purgatories, ordered by add time.
+
+    * produce (acks=all) waits up to request.timeout.ms = 30 s for the ISR; 95% complete after
+      2..60 ms of replication (cancelled), 5% time out (a follower is stuck);
+    * fetch waits up to fetch.max.wait.ms = 500 ms for fetch.min.bytes; 60% are completed early by
+      new data, the rest time out and return what there is;
+    * classic-protocol heartbeats every 3 s each schedule the member's expiration at
+      session.timeout.ms = 10 s and complete the previous one; the last member stops
+      heartbeating halfway, so its expiration fires 10 s after its last heartbeat.
+    """
+    rng = random.Random(seed)
+    ops: list[tuple[int, str, int, int | None]] = []
+    for i, t in enumerate(range(0, duration_ms, produce_every_ms)):
+        at = t + rng.randint(0, produce_every_ms - 1)
+        done = at + rng.randint(2, 60) if rng.random() < 0.95 else None
+        ops.append((at, f"produce-{i}", REQUEST_TIMEOUT_MS, done))
+    for i, t in enumerate(range(0, duration_ms, fetch_every_ms)):
+        at = t + rng.randint(0, fetch_every_ms - 1)
+        done = at + rng.randint(0, FETCH_MAX_WAIT_MS - 1) if rng.random() < 0.6 else None
+        ops.append((at, f"fetch-{i}", FETCH_MAX_WAIT_MS, done))
+    for m in range(members):
+        stops = duration_ms // 2 if m == members - 1 else duration_ms
+        beats = list(range(rng.randint(0, HEARTBEAT_INTERVAL_MS - 1), stops, HEARTBEAT_INTERVAL_MS))
+        crashed = m == members - 1
+        for k, at in enumerate(beats):
+            last = k + 1 == len(beats)
+            nxt = None if last and crashed else at + HEARTBEAT_INTERVAL_MS  # the next heartbeat completes it
+            ops.append((at, f"session-m{m}-{k}", SESSION_TIMEOUT_MS, nxt))
+    ops.sort(key=lambda op: op[0])
+    return [TaskSpec(name, delay, start_ms + at, None if done is None else start_ms + done)
+            for at, name, delay, done in ops]
+
+
+# --------------------------------------------------------------------------- cost measurement
+
+
+@dataclass(frozen=True)
+class CostRow:
+    """One timer's measured cost for ``tasks`` inserts and a full drain (counted steps and seconds)."""
+
+    timer: str
+    tasks: int
+    insert_seconds: float
+    expire_seconds: float
+    insert_steps: int
+    expire_steps: int
+    levels: int
+    buckets_polled: int
+
+
+def cost_delays(count: int, seed: int, max_delay_ms: int = 60_000, order: str = "random") -> list[int]:
+    """Delays uniform in 1..max_delay_ms, in random, ascending or descending (the heap's worst) order."""
+    rng = random.Random(seed)
+    delays = [rng.randint(1, max_delay_ms) for _ in range(count)]
+    if order == "ascending":
+        delays.sort()
+    elif order == "descending":
+        delays.sort(reverse=True)
+    elif order != "random":
+        raise ScenarioError(f"order: one of random, ascending, descending, got {order!r}")
+    return delays
+
+
+def measure_costs(count: int, seed: int = 1, max_delay_ms: int = 60_000, config: WheelConfig = WheelConfig(),
+                  order: str = "random") -> list[CostRow]:
+    """Insert ``count`` tasks at the start time, then drain, on the (untraced) wheel and on the heap."""
+    if not 1 <= count <= MAX_UNTRACED_TASKS:
+        raise LimitError(f"tasks: must be in 1..{MAX_UNTRACED_TASKS:,}, got {count:,}")
+    validate_config(config)
+    delays = cost_delays(count, seed, max_delay_ms, order)
+    ids = [f"t{i}" for i in range(count)]
+    wheel = WheelTimer(config)
+    heap = HeapTimer(config.start_ms)
+    rows = []
+    for name, timer in (("timing wheel", wheel), ("binary heap (DelayQueue)", heap)):
+        insert_s, expire_s = _timed_run(timer, ids, delays)
+        levels = len(wheel.levels()) if timer is wheel else 1
+        polled = timer.counters.buckets_polled if timer is wheel else timer.counters.expirations
+        rows.append(CostRow(name, count, insert_s, expire_s, timer.counters.insert_steps,
+                            timer.counters.expire_steps, levels, polled))
+    return rows
+
+
+def _timed_run(timer: VirtualTimer, ids: Sequence[str], delays: Sequence[int]) -> tuple[float, float]:
+    add = timer.add
+    t0 = time.perf_counter()
+    for task_id, delay in zip(ids, delays):
+        add(task_id, delay)
+    t1 = time.perf_counter()
+    drain(timer)
+    return t1 - t0, time.perf_counter() - t1
