@@ -66,6 +66,9 @@ def _as_bytes(key: bytes | bytearray | memoryview | str) -> bytes:
     raise HashInputError(f"key: expected bytes or str, got {type(key).__name__}")
 
 
+_WORD_STRUCTS = {n: struct.Struct(f"<{n}I") for n in range(0, 65)}
+
+
 def _mul32(a: int, b: int) -> int:
     return (a * b) & MASK32
 
@@ -75,22 +78,24 @@ def murmur2(data: bytes) -> int:
 
     ``murmur2(b"21") == -973932308``; ``murmur2(b"") == 275646681``.
     """
-    data = _as_bytes(data)
+    if type(data) is not bytes:
+        data = _as_bytes(data)
     length = len(data)
+    m = MURMUR2_M
     h = (MURMUR2_SEED ^ length) & MASK32
-    words = length // 4
-    for k in struct.unpack_from(f"<{words}I", data):
-        k = _mul32(k, MURMUR2_M)
-        k ^= k >> MURMUR2_R
-        h = _mul32(h, MURMUR2_M) ^ _mul32(k, MURMUR2_M)
-    tail = data[words * 4 :]
-    if tail:
-        h ^= int.from_bytes(tail, "little")
-        h = _mul32(h, MURMUR2_M)
+    words = length >> 2
+    unpack = _WORD_STRUCTS.get(words) or struct.Struct(f"<{words}I")
+    for k in unpack.unpack_from(data):
+        k = (k * m) & MASK32
+        k = ((k ^ (k >> 24)) * m) & MASK32
+        h = ((h * m) & MASK32) ^ k
+    rest = length & 3
+    if rest:
+        h = ((h ^ int.from_bytes(data[length - rest :], "little")) * m) & MASK32
     h ^= h >> 13
-    h = _mul32(h, MURMUR2_M)
+    h = (h * m) & MASK32
     h ^= h >> 15
-    return to_int32(h)
+    return h - 0x100000000 if h & 0x80000000 else h
 
 
 def _check_partitions(num_partitions: int, field: str = "num_partitions") -> int:
@@ -103,8 +108,9 @@ def _check_partitions(num_partitions: int, field: str = "num_partitions") -> int
 
 def partition_for_key(key: bytes | str, num_partitions: int) -> int:
     """``BuiltInPartitioner.partitionForKey``: ``toPositive(murmur2(keyBytes)) % n`` (str -> UTF-8)."""
-    n = _check_partitions(num_partitions)
-    return to_positive(murmur2(_as_bytes(key))) % n
+    if type(num_partitions) is not int or not 1 <= num_partitions <= MAX_PARTITIONS:
+        num_partitions = _check_partitions(num_partitions)
+    return (murmur2(key if type(key) is bytes else _as_bytes(key)) & 0x7FFFFFFF) % num_partitions
 
 
 def crc32(data: bytes) -> int:
@@ -259,46 +265,70 @@ def _crc32_python(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
 # numba kernels: plain functions here, compiled on first use of a large array (see _jit)
 
 
-def _murmur2_kernel_src(offsets: np.ndarray, data: np.ndarray, num_partitions: int) -> np.ndarray:
-    """murmur2 per element (num_partitions == 0) or toPositive(murmur2) % num_partitions."""
+def _murmur2_kernel_src(
+    offsets: np.ndarray,
+    data: np.ndarray,
+    w0: np.ndarray,
+    w1: np.ndarray,
+    w2: np.ndarray,
+    w3: np.ndarray,
+    num_partitions: int,
+) -> np.ndarray:
+    """murmur2 per element (num_partitions == 0) or toPositive(murmur2) % num_partitions.
+
+    ``w0..w3`` are little-endian uint32 views of ``data`` starting at byte 0..3 (``_word_views``), so a
+    key starting at byte ``s`` reads its words from ``w[s & 3][(s >> 2) + j]`` with one load each.
+    The modulo uses a double reciprocal with an exact correction step.
+    """
     n = len(offsets) - 1
     out = np.empty(n, dtype=np.int32)
-    m = np.uint64(0x5BD1E995)
-    mask = np.uint64(0xFFFFFFFF)
+    m = np.uint32(0x5BD1E995)
+    divisor = np.int64(num_partitions)
+    inverse = 1.0 / num_partitions if num_partitions > 0 else 0.0
     for i in range(n):
         start = np.int64(offsets[i])
         length = np.int64(offsets[i + 1]) - start
-        h = (np.uint64(0x9747B28C) ^ np.uint64(length)) & mask
-        end4 = start + (length // 4) * 4
-        p = start
-        while p < end4:
-            k = (
-                np.uint64(data[p])
-                | (np.uint64(data[p + 1]) << np.uint64(8))
-                | (np.uint64(data[p + 2]) << np.uint64(16))
-                | (np.uint64(data[p + 3]) << np.uint64(24))
-            )
-            k = (k * m) & mask
-            k ^= k >> np.uint64(24)
-            k = (k * m) & mask
-            h = ((h * m) & mask) ^ k
-            p += 4
+        h = np.uint32(np.uint32(0x9747B28C) ^ np.uint32(length))
+        words = length >> 2
+        lane = start & 3
+        w = w0 if lane == 0 else (w1 if lane == 1 else (w2 if lane == 2 else w3))
+        base = start >> 2
+        for j in range(words):
+            k = np.uint32(w[base + j] * m)
+            k = np.uint32(k ^ (k >> np.uint32(24)))
+            h = np.uint32(np.uint32(h * m) ^ np.uint32(k * m))
+        tail = start + words * 4
         rest = length & 3
         if rest == 3:
-            h ^= np.uint64(data[end4 + 2]) << np.uint64(16)
+            h = np.uint32(h ^ (np.uint32(data[tail + 2]) << np.uint32(16)))
         if rest >= 2:
-            h ^= np.uint64(data[end4 + 1]) << np.uint64(8)
+            h = np.uint32(h ^ (np.uint32(data[tail + 1]) << np.uint32(8)))
         if rest >= 1:
-            h ^= np.uint64(data[end4])
-            h = (h * m) & mask
-        h ^= h >> np.uint64(13)
-        h = (h * m) & mask
-        h ^= h >> np.uint64(15)
+            h = np.uint32(h ^ np.uint32(data[tail]))
+            h = np.uint32(h * m)
+        h = np.uint32(h ^ (h >> np.uint32(13)))
+        h = np.uint32(h * m)
+        h = np.uint32(h ^ (h >> np.uint32(15)))
         if num_partitions > 0:
-            out[i] = np.int32((h & np.uint64(0x7FFFFFFF)) % np.uint64(num_partitions))
+            positive = np.int64(h & np.uint32(0x7FFFFFFF))
+            r = positive - np.int64(positive * inverse) * divisor
+            if r < 0:
+                r += divisor
+            elif r >= divisor:
+                r -= divisor
+            out[i] = np.int32(r)
         else:
-            out[i] = np.int32(np.int64(h) - np.int64(0x100000000)) if h >= np.uint64(0x80000000) else np.int32(h)
+            out[i] = np.int32(np.int64(h) - np.int64(0x100000000)) if h >= np.uint32(0x80000000) else np.int32(h)
     return out
+
+
+def _word_views(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Little-endian uint32 views of ``data`` starting at bytes 0, 1, 2, 3 (no copies)."""
+    views = []
+    for lane in range(4):
+        words = max(0, (len(data) - lane) // 4)
+        views.append(data[lane : lane + 4 * words].view("<u4") if words else np.zeros(0, dtype="<u4"))
+    return views[0], views[1], views[2], views[3]
 
 
 def _fnv1a_kernel_src(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
@@ -367,6 +397,14 @@ def _compile_kernels() -> dict[str, Any]:
     }
 
 
+def set_compiled(enabled: bool) -> None:
+    """Use (True) or bypass (False) the numba kernels from now on — for benchmarks and tests."""
+    with _JIT_LOCK:
+        _JIT.clear()
+        if not enabled:
+            _JIT["disabled"] = True
+
+
 def numba_available() -> bool:
     """True when the compiled kernels are in use for large arrays."""
     return _jit() is not None
@@ -379,7 +417,7 @@ def _kernels_for(offsets: np.ndarray) -> dict[str, Any] | None:
 def _murmur2_buffers(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     kernels = _kernels_for(offsets)
     if kernels is not None:
-        return kernels["murmur2"](offsets, data, 0)
+        return kernels["murmur2"](offsets, data, *_word_views(data), 0)
     return _murmur2_numpy(offsets, data)
 
 
@@ -419,6 +457,8 @@ def _per_chunk(keys: Any, fn: Any, dtype: Any, null_value: int) -> np.ndarray:
             values = values.copy() if not values.flags.writeable else values
             values[nulls] = null_value
         parts.append(values)
+    if len(parts) == 1:
+        return parts[0]
     return np.concatenate(parts) if parts else np.empty(0, dtype=dtype)
 
 
@@ -431,7 +471,7 @@ def _partitions_buffers(num_partitions: int) -> Any:
     def run(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
         kernels = _kernels_for(offsets)
         if kernels is not None:
-            return kernels["murmur2"](offsets, data, num_partitions)
+            return kernels["murmur2"](offsets, data, *_word_views(data), num_partitions)
         h = _murmur2_numpy(offsets, data).view(np.uint32) & np.uint32(0x7FFFFFFF)
         return (h % np.uint32(num_partitions)).astype(np.int32)
 

@@ -225,3 +225,12 @@ def test_cli_hash_end_to_end() -> None:
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["results"][0]["partition"] == {"50": 40}
+
+
+@pytest.mark.parametrize("n", [1, 7, 12, 1000, 65_537, 2**31 - 1])
+def test_compiled_modulo_is_exact(n: int) -> None:
+    rng = random.Random(11)
+    keys = pa.array([rng.randbytes(rng.randrange(0, 24)) for _ in range(hashing.NUMBA_MIN_KEYS + 5)], pa.binary())
+    expected = [(murmur2(k) & 0x7FFFFFFF) % n for k in keys.to_pylist()]
+    assert partitions_for_arrow(keys, n).tolist() == expected
+    assert partitions_for_arrow(keys.slice(3), n).tolist() == expected[3:]  # other byte lanes

@@ -1,0 +1,107 @@
+"""AppTest for pages/4_Sizing.py: inputs by key, the numbers shown checked against engine.sizing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import REPO
+from engine import sizing
+
+PAGE = str(REPO / "pages" / "4_Sizing.py")
+PRODUCER_OUT = ("500000 records sent, 49985.0 records/sec (47.67 MB/sec), 373.25 ms avg latency, "
+                "632.00 ms max latency, 355 ms 50th, 590 ms 95th, 623 ms 99th, 630 ms 99.9th.")
+CONSUMER_OUT = ("start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec\n"
+                "2016-01-01 10:00:00:000, 2016-01-01 10:00:05:000, 95.3674, 19.0735, 100000, 20000.0000")
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception
+    return at
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_default_shows_rule_and_seed_mistake(app: AppTest) -> None:
+    assert not app.error
+    assert _metric(app, "Recommended partitions") == "20"
+    assert _metric(app, "Seed article Tt / max(Tp, Tc)") == "8"
+    summary = app.code[0].value
+    assert "max(8.00, 20.00) -> 20" in summary and "short by 120.0 MB/s" in summary
+    table = app.dataframe[0].value
+    assert len(table) == len(sizing.constraints(20, sizing.SizingInputs()))
+
+
+def test_inputs_drive_the_recommendation(app: AppTest) -> None:
+    app.number_input(key="sizing.target_mb_s").set_value(1000.0).run()
+    app.number_input(key="sizing.headroom_pct").set_value(50.0).run()
+    expected = sizing.partitions_needed(1000, 25, 10, 50)
+    assert _metric(app, "Recommended partitions") == f"{expected:,}" == "150"
+    app.checkbox(key="sizing.round").check().run()
+    assert _metric(app, "Recommended partitions") == "150"  # already a multiple of 3
+    app.number_input(key="sizing.brokers").set_value(4).run()
+    assert _metric(app, "Recommended partitions") == "152"
+
+
+def test_perf_pastes_fill_p_and_c(app: AppTest) -> None:
+    app.text_area(key="sizing.producer_perf").set_value(PRODUCER_OUT).run()
+    app.text_area(key="sizing.consumer_perf").set_value(CONSUMER_OUT).run()
+    assert not app.error
+    assert _metric(app, "Recommended partitions") == str(sizing.partitions_needed(200, 47.67, 19.0735))
+    assert [s.value for s in app.success][:2] == ["Parsed 47.67 MB/s (49,985 records/s).",
+                                                   "Parsed 19.0735 MB/s (20,000 records/s)."]
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("sizing.consumer_perf", "no numbers here", "perf output"),
+    ("sizing.producer_perf", CONSUMER_OUT, "kafka-consumer-perf-test"),
+])
+def test_bad_paste_is_an_inline_error(app: AppTest, key: str, value: str, message: str) -> None:
+    app.text_area(key=key).set_value(value).run()
+    assert not app.exception
+    assert any(message in e.value for e in app.error)
+    assert _metric(app, "Recommended partitions") == "20"  # falls back to the typed value
+
+
+def test_zero_throughput_and_enormous_counts(app: AppTest) -> None:
+    app.number_input(key="sizing.producer_mb_s").set_value(0.0).run()
+    assert not app.exception
+    assert any("producer_mb_s: must be greater than 0" in e.value for e in app.error)
+    app.number_input(key="sizing.producer_mb_s").set_value(0.0001).run()
+    app.number_input(key="sizing.target_mb_s").set_value(9_000_000.0).run()
+    assert any("limit" in e.value for e in app.error)
+
+
+def test_replication_factor_above_brokers(app: AppTest) -> None:
+    app.number_input(key="sizing.rf").set_value(5).run()
+    assert not app.exception
+    assert any("replication_factor" in e.value for e in app.error)
+
+
+def test_chosen_override_and_zookeeper_limits(app: AppTest) -> None:
+    app.radio(key="sizing.era").set_value("zookeeper").run()
+    app.number_input(key="sizing.chosen").set_value(5000).run()
+    table = app.dataframe[0].value
+    row = table[table["check"] == "partition replicas per broker"].iloc[0]
+    assert row["ok"] == "❌" and row["value"] == "5,000" and row["limit"] == "4,000"
+    assert "OVER" in app.code[0].value
+
+
+def test_constant_override_changes_the_cost(app: AppTest) -> None:
+    app.radio(key="sizing.era").set_value("zookeeper").run()
+    app.number_input(key="sizing.const.election_ms_zk").set_value(50.0).run()
+    table = app.dataframe[0].value
+    row = table[table["check"] == "unavailability after an unclean broker failure"].iloc[0]
+    assert row["value"] == "0.35"  # 7 leaders x 50 ms
+
+
+def test_download_holds_what_is_shown(app: AppTest) -> None:
+    result = sizing.size(sizing.SizingInputs())
+    assert json.loads(json.dumps(result.to_dict()))["recommended"] == 20
+    assert len(app.get("download_button")) == 2
