@@ -63,7 +63,8 @@ def partitions_for(cluster: Cluster, subscriptions: dict[str, Subscription]) -> 
     The dict follows the iteration order of Kafka's ``HashMap partitionsPerTopic``, filled by
     iterating the ``HashSet allSubscribedTopics``.
     """
-    subscribed = string_hashmap_order(t for s in subscriptions.values() for t in s.topics)
+    distinct_lists = dict.fromkeys(tuple(s.topics) for s in subscriptions.values())  # same first appearances
+    subscribed = string_hashmap_order(t for topics in distinct_lists for t in topics)
     known = [t for t in subscribed if cluster.partitions_per_topic.get(t, 0) > 0]
     return {t: cluster.partitions_per_topic[t] for t in string_hashmap_order(known)}
 

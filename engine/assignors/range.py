@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import islice
+from itertools import chain, islice
+from operator import itemgetter
 
 from engine.assignors.common import (
     Assignment,
@@ -108,6 +109,34 @@ def _assign_contiguous(topic: str, count: int, members: list[tuple[str, str | No
         start += size
 
 
+def _everyone_subscribes_to_all(partitions_per_topic: dict[str, int], subscriptions: dict[str, Subscription]) -> bool:
+    distinct_lists = {tuple(s.topics) for s in subscriptions.values()}
+    return all(set(topics).issuperset(partitions_per_topic) for topics in distinct_lists)
+
+
+def _assign_homogeneous(partitions_per_topic: dict[str, int], subscriptions: dict[str, Subscription],
+                        out: Assignment) -> None:
+    """``_assign_contiguous`` for every topic at once when all members subscribe to every topic:
+    member ``j`` takes the same slice of every topic with the same partition count."""
+    members = _sorted_members(tuple((m, s.instance_id) for m, s in subscriptions.items()))
+    n = len(members)
+    partitions = {t: topic_partitions(t, c) for t, c in partitions_per_topic.items()}
+    bounds: dict[int, list[tuple[int, int]]] = {}
+    for count in set(partitions_per_topic.values()):
+        per_member, extra = divmod(count, n)
+        starts = [j * per_member + min(j, extra) for j in range(n + 1)]
+        bounds[count] = list(zip(starts, starts[1:]))
+    topics = list(partitions_per_topic.items())
+    lists = list(partitions.values())
+    same_count = len(bounds) == 1
+    for j, (member_id, _) in enumerate(members):
+        if same_count:  # one C-level pass: the same slice of every topic's list
+            (start, stop), = (b[j] for b in bounds.values())
+            out[member_id] = list(chain.from_iterable(map(itemgetter(slice(start, stop)), lists)))
+        else:
+            out[member_id] = [tp for t, c in topics for tp in partitions[t][slice(*bounds[c][j])]]
+
+
 def _assign(consumer: str, partitions: list[int], state: TopicAssignmentState, out: Assignment) -> None:
     out[consumer].extend(TopicPartition(state.topic, p) for p in partitions)
     state.on_assigned(consumer, partitions)
@@ -170,11 +199,14 @@ def assign(cluster: Cluster, subscriptions: dict[str, Subscription]) -> Assignme
     """``RangeAssignor.assign``: member id -> partitions (lists in Kafka's order)."""
     partitions_per_topic = partitions_for(cluster, subscriptions)
     racks = _consumer_racks(subscriptions)
+    out: Assignment = {member_id: [] for member_id in subscriptions}
+    if not racks and _everyone_subscribes_to_all(partitions_per_topic, subscriptions):
+        _assign_homogeneous(partitions_per_topic, subscriptions, out)
+        return out
     members_per_topic: dict[str, list[tuple[str, str | None]]] = {}
     for member_id, subscription in subscriptions.items():
         for topic in subscription.topics:
             members_per_topic.setdefault(topic, []).append((member_id, subscription.instance_id))
-    out: Assignment = {member_id: [] for member_id in subscriptions}
     if not racks:  # no consumer rack: no topic can need rack matching
         for topic, count in partitions_per_topic.items():
             _assign_contiguous(topic, count, _sorted_members(tuple(members_per_topic.get(topic, []))), out)
