@@ -1,0 +1,262 @@
+"""Reading topic exports and writing results atomically; every input problem is one line.
+
+Inputs: CSV (with a header row; every column read as text, an empty field is null), Parquet, or
+JSON lines.  The format comes from ``--format`` or the file name (``.csv``, ``.parquet``/``.pq``,
+``.json``/``.jsonl``/``.ndjson``); a directory of part files works too (give ``--format``).
+
+Column types accepted (anything else is an error naming the column):
+
+=============  ===============================================================================
+key            string or binary, nullable (text is hashed as its UTF-8 bytes)
+value size     an integer type (CSV/JSON text must parse as an integer >= 0)
+value          string or binary: its size in bytes is used (instead of a value-size column)
+timestamp      timestamp; an integer (epoch milliseconds, as Kafka stores them); or ISO-8601 text
+topic          string
+=============  ===============================================================================
+
+Example::
+
+    >>> detect_format("exports/orders.jsonl", None)
+    'json'
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import EngineError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import StructType
+
+FORMATS = ("csv", "parquet", "json")
+EXTENSIONS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json", ".jsonl": "json",
+              ".ndjson": "json"}
+KEY_TYPES = ("string", "binary")
+INTEGER_TYPES = ("tinyint", "smallint", "int", "bigint")
+TIMESTAMP_TYPES = ("timestamp", "timestamp_ntz", "date")
+OUTPUT_MARKER = "summary.json"
+MESSAGE_LIMIT = 160
+
+
+class LoadInputError(EngineError):
+    """The pipeline's input (file, format, columns, types) or output directory is unusable."""
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """Which input columns mean what; only ``key`` is required."""
+
+    key: str = "key"
+    value_size: str | None = None
+    value: str | None = None
+    timestamp: str | None = None
+    topic: str | None = None
+
+    def named(self) -> dict[str, str]:
+        """Role -> column name, for the columns given."""
+        roles = {"key": self.key, "value size": self.value_size, "value": self.value,
+                 "timestamp": self.timestamp, "topic": self.topic}
+        return {role: name for role, name in roles.items() if name is not None}
+
+
+def detect_format(path: str, fmt: str | None) -> str:
+    if fmt is not None:
+        if fmt not in FORMATS:
+            raise LoadInputError(f"format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        return fmt
+    suffix = Path(path.rstrip("/")).suffix.lower()
+    if suffix not in EXTENSIONS:
+        raise LoadInputError(f"input {path!r}: cannot tell the format from the name; give --format csv|parquet|json")
+    return EXTENSIONS[suffix]
+
+
+def short(exc: BaseException | str) -> str:
+    """The first line of an error message, trimmed (Spark's messages run to pages)."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 3] + "..."
+
+
+# ---------------------------------------------------------------- checks before Spark starts
+
+
+def _is_local(path: str) -> bool:
+    return "://" not in path or path.startswith("file://")
+
+
+def _local_path(path: str) -> Path:
+    return Path(path[len("file://"):] if path.startswith("file://") else path)
+
+
+def _data_files(root: Path) -> list[Path]:
+    if root.is_file():
+        return [root]
+    return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith((".", "_")))
+
+
+def precheck(path: str, fmt: str, columns: ColumnSpec) -> None:
+    """Cheap local checks (file there, not empty, readable header/footer, columns present).
+
+    Remote paths (hdfs://, s3a://) skip this; Spark's own checks in ``check_schema`` still apply.
+    """
+    if not _is_local(path):
+        return
+    root = _local_path(path)
+    if not root.exists():
+        raise LoadInputError(f"input {path!r}: no such file or directory")
+    files = _data_files(root)
+    if not files or all(f.stat().st_size == 0 for f in files):
+        raise LoadInputError(f"input {path!r}: empty file (no records)")
+    first = next(f for f in files if f.stat().st_size > 0)
+    names = PRECHECKS[fmt](path, first)
+    if names is not None:
+        for role, name in columns.named().items():
+            if name not in names:
+                raise LoadInputError(f"{role} column {name!r}: not in the input (columns: {_list(names)})")
+
+
+def _list(names: list[str]) -> str:
+    text = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    return text or "none"
+
+
+def _parquet_names(path: str, first: Path) -> list[str]:
+    import pyarrow.parquet as pq
+
+    try:
+        return list(pq.read_schema(first).names)
+    except Exception as exc:  # noqa: BLE001 - any footer problem means "not readable Parquet"
+        raise LoadInputError(f"input {path!r}: not a readable Parquet file ({short(exc)})") from None
+
+
+def _csv_names(path: str, first: Path) -> list[str]:
+    try:
+        with open(first, encoding="utf-8", newline="") as handle:
+            header = next(csv.reader(handle), None)
+    except UnicodeDecodeError:
+        raise LoadInputError(f"input {path!r}: CSV is not UTF-8 text") from None
+    except csv.Error as exc:
+        raise LoadInputError(f"input {path!r}: malformed CSV header ({short(exc)})") from None
+    if not header:
+        raise LoadInputError(f"input {path!r}: CSV has no header row")
+    return header
+
+
+def _json_names(path: str, first: Path) -> list[str] | None:
+    with open(first, "rb") as handle:
+        line = handle.readline(1 << 20).strip()
+    try:
+        record = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise LoadInputError(f"input {path!r}: line 1 is not a JSON object ({short(exc)})") from None
+    if not isinstance(record, dict):
+        raise LoadInputError(f"input {path!r}: line 1 is not a JSON object, got {type(record).__name__}")
+    return None  # JSON lines may omit a field on a line; Spark's inferred schema decides
+
+
+PRECHECKS: dict[str, Callable[[str, Path], list[str] | None]] = {
+    "parquet": _parquet_names, "csv": _csv_names, "json": _json_names,
+}
+
+
+# ---------------------------------------------------------------- Spark reading
+
+
+def read_records(spark: SparkSession, path: str, fmt: str, columns: ColumnSpec) -> DataFrame:
+    """The input as a DataFrame with its schema checked against ``columns`` (nothing computed yet)."""
+    reader = spark.read.option("mode", "FAILFAST")
+    try:
+        if fmt == "csv":
+            df = reader.option("header", "true").option("inferSchema", "false").option("multiLine", "false").csv(path)
+        elif fmt == "json":
+            df = reader.json(path)
+        else:
+            df = spark.read.parquet(path)
+    except Exception as exc:  # noqa: BLE001 - Spark raises many types; all mean unreadable input
+        raise LoadInputError(f"input {path!r}: cannot read as {fmt} ({short(exc)})") from None
+    check_schema(df.schema, columns)
+    return df
+
+
+def _type_name(schema: StructType, name: str) -> str | None:
+    for field in schema.fields:
+        if field.name == name:
+            return str(field.dataType.simpleString())
+    return None
+
+
+def check_schema(schema: StructType, columns: ColumnSpec) -> None:
+    """Every named column exists and has a usable type (see the module docstring)."""
+    if columns.value_size is not None and columns.value is not None:
+        raise LoadInputError("value column: give either a value-size column or a value column, not both")
+    allowed = {
+        "key": KEY_TYPES,
+        "value size": INTEGER_TYPES + ("string",),
+        "value": KEY_TYPES,
+        "timestamp": TIMESTAMP_TYPES + INTEGER_TYPES + ("string",),
+        "topic": ("string",),
+    }
+    names = [f.name for f in schema.fields]
+    if "_corrupt_record" in names and len(names) == 1:
+        raise LoadInputError("input: no line parses as a JSON object")
+    for role, name in columns.named().items():
+        kind = _type_name(schema, name)
+        if kind is None:
+            raise LoadInputError(f"{role} column {name!r}: not in the input (columns: {_list(names)})")
+        if kind not in allowed[role]:
+            raise LoadInputError(f"{role} column {name!r}: must be {' or '.join(allowed[role])}, got {kind}")
+
+
+# ---------------------------------------------------------------- atomic output
+
+
+def check_output(path: str) -> Path:
+    """The output directory may be new, empty, or a previous load output (then it is replaced)."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise LoadInputError(f"output {path!r}: exists and is not a directory")
+    if target.is_dir() and any(target.iterdir()) and not (target / OUTPUT_MARKER).is_file():
+        raise LoadInputError(f"output {path!r}: not empty and not a previous load output; choose another directory")
+    return target
+
+
+@contextmanager
+def atomic_directory(path: str) -> Iterator[Path]:
+    """Yield a temporary sibling directory; on success it replaces ``path``, on failure it vanishes."""
+    target = check_output(path).absolute()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.parent / f".{target.name}.tmp-{uuid.uuid4().hex[:12]}"
+    temp.mkdir()
+    try:
+        yield temp
+        _swap_in(temp, target)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _swap_in(temp: Path, target: Path) -> None:
+    if not target.exists():
+        os.rename(temp, target)
+        return
+    old = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:12]}"
+    os.rename(target, old)
+    try:
+        os.rename(temp, target)
+    except OSError:
+        os.rename(old, target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def write_json(path: Path, document: Any) -> None:
+    path.write_text(json.dumps(document, indent=1, sort_keys=False, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -1,0 +1,157 @@
+"""Pure-Python parts of the load pipeline (no Spark): assignments to join with, the summary
+shape of ../shared/spec/README.md section 8, and the recommendation.
+
+Example — the recommendation picks the fewest consumers (then the fewest partitions) whose
+busiest consumer stays under the target::
+
+    >>> rows = [
+    ...     {"strategy": "range", "consumers": 2, "num_partitions": 12, "member": "C0", "peak_messages_per_s": 90.0},
+    ...     {"strategy": "range", "consumers": 2, "num_partitions": 12, "member": "C1", "peak_messages_per_s": 60.0},
+    ...     {"strategy": "range", "consumers": 3, "num_partitions": 12, "member": "C0", "peak_messages_per_s": 50.0},
+    ... ]
+    >>> best = recommend(rows, target=80.0)
+    >>> (best.consumers, best.num_partitions, best.max_load, best.meets_target)
+    (3, 12, 50.0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError
+
+STRATEGY_ORDER = ("range", "roundrobin", "sticky", "cooperative-sticky")
+AssignmentRow = tuple[str, int, int, str, int]  # strategy, consumers, num_partitions, member, partition
+
+
+def member_ids(consumers: int) -> list[str]:
+    """``C0``.. (zero-padded so Kafka's member-id ordering is the natural one: C00 < C01 < ... < C10)."""
+    width = len(str(consumers - 1))
+    return [f"C{i:0{width}d}" for i in range(consumers)]
+
+
+def group_scenario(topic: str, num_partitions: int, consumers: int) -> dict[str, Any]:
+    """The consumer group the load is spread over: ``consumers`` members, all subscribed to ``topic``."""
+    return {
+        "topics": {topic: num_partitions},
+        "members": [{"id": m, "topics": [topic]} for m in member_ids(consumers)],
+    }
+
+
+def consumer_assignments(
+    topic: str, counts: Sequence[int], consumer_counts: Sequence[int], strategies: Sequence[str]
+) -> tuple[list[AssignmentRow], dict[str, str]]:
+    """Rows ``(strategy, consumers, num_partitions, member, partition)`` from ``engine.group.replay``.
+
+    A member that owns nothing gets one row with partition ``-1``.  A strategy the engine cannot
+    run yet is left out and reported in the second value (strategy -> reason).
+    """
+    from engine.group import replay
+    from engine.scenario import parse_scenario
+
+    rows: list[AssignmentRow] = []
+    skipped: dict[str, str] = {}
+    for strategy in strategies:
+        try:
+            for consumers in consumer_counts:
+                for n in counts:
+                    scenario = parse_scenario(group_scenario(topic, n, consumers))
+                    assignment = replay(scenario, strategy).steps[0].assignment
+                    rows.extend(_rows(strategy, consumers, n, assignment))
+        except (NotImplementedError, ImportError, KeyError) as exc:
+            skipped[strategy] = f"not available in this engine ({type(exc).__name__}: {exc})"
+            rows = [r for r in rows if r[0] != strategy]
+    return rows, skipped
+
+
+def _rows(strategy: str, consumers: int, n: int, assignment: Mapping[str, Sequence[Any]]) -> list[AssignmentRow]:
+    out: list[AssignmentRow] = []
+    for member in member_ids(consumers):
+        owned = sorted(tp.partition for tp in assignment.get(member, []))
+        out.extend((strategy, consumers, n, member, p) for p in owned or [-1])
+    return out
+
+
+def complete_partitions(
+    rows: Iterable[Mapping[str, Any]], counts: Sequence[int], fields: Sequence[str]
+) -> dict[int, list[dict[str, Any]]]:
+    """Per count, one dict per partition 0..n-1 in order (zeros where no record landed)."""
+    found = {(int(r["num_partitions"]), int(r["partition"])): r for r in rows}
+    out: dict[int, list[dict[str, Any]]] = {}
+    for n in counts:
+        out[n] = []
+        for p in range(n):
+            row = found.get((n, p), {})
+            out[n].append({"partition": p, **{f: _number(row.get(f)) for f in fields}})
+    return out
+
+
+def _number(value: Any) -> Any:
+    if value is None or value != value:  # None or NaN
+        return 0
+    return int(value) if float(value).is_integer() and not isinstance(value, float) else value
+
+
+def summary_document(rows: int, null_keys: int, partitions: Mapping[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    """``summary.json`` exactly as the spec has it (keyed records only; bytes from the size column)."""
+    return {
+        "rows": int(rows),
+        "null_keys": int(null_keys),
+        "partitions": {
+            str(n): [{"partition": r["partition"], "messages": int(r["keyed_messages"]),
+                      "bytes": int(r["keyed_bytes"])} for r in per]
+            for n, per in partitions.items()
+        },
+    }
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    strategy: str
+    consumers: int
+    num_partitions: int
+    max_load: float  # the busiest consumer's load in the chosen metric
+    target: float
+    meets_target: bool
+
+    def sentence(self, metric: str = "messages/s") -> str:
+        verdict = "keeps" if self.meets_target else "cannot keep (closest option)"
+        return (
+            f"{self.num_partitions} partitions with {self.consumers} consumers ({self.strategy}) "
+            f"{verdict} the busiest consumer at {self.max_load:,.1f} {metric} against a target of {self.target:,.1f}"
+        )
+
+
+def max_consumer_load(
+    rows: Iterable[Mapping[str, Any]], metric: str = "peak_messages_per_s"
+) -> dict[tuple[str, int, int], float]:
+    """(strategy, consumers, num_partitions) -> the busiest member's value of ``metric``."""
+    out: dict[tuple[str, int, int], float] = {}
+    for r in rows:
+        key = (str(r["strategy"]), int(r["consumers"]), int(r["num_partitions"]))
+        value = float(_number(r.get(metric)))
+        out[key] = max(out.get(key, 0.0), value)
+    return out
+
+
+def recommend(
+    rows: Iterable[Mapping[str, Any]], target: float, metric: str = "peak_messages_per_s"
+) -> Recommendation | None:
+    """Fewest consumers, then fewest partitions, then strategy order, with max load <= ``target``.
+
+    When nothing meets the target, the option with the lowest max load (``meets_target`` False).
+    """
+    if not target > 0:
+        raise EngineError(f"target: must be > 0, got {target}")
+    loads = max_consumer_load(rows, metric)
+    if not loads:
+        return None
+    rank = {s: i for i, s in enumerate(STRATEGY_ORDER)}
+    ordered = sorted(loads, key=lambda k: (k[1], k[2], rank.get(k[0], 99), k[0]))
+    for key in ordered:
+        if loads[key] <= target:
+            return Recommendation(key[0], key[1], key[2], loads[key], target, True)
+    best = min(ordered, key=lambda k: loads[k])
+    return Recommendation(best[0], best[1], best[2], loads[best], target, False)
