@@ -141,12 +141,14 @@ class Timeline:
     scenario: Scenario
     labels: tuple[str, ...]
     notes: tuple[str, ...]
+    crashed: tuple[tuple[str, ...], ...] = ()  # per step: members that left by crashing (no LeaveGroup)
 
 
 def build_timeline(base: Scenario, events: Sequence[Event]) -> Timeline:
     """Replay ``events`` from ``base``'s step 0 into a new scenario (keeps name, description, weights)."""
     steps = [base.first]
     labels = ["initial group"]
+    crashed: list[tuple[str, ...]] = [()]
     notes: list[str] = []
     for event in events:
         produced = apply_event(steps[-1], event)
@@ -154,11 +156,12 @@ def build_timeline(base: Scenario, events: Sequence[Event]) -> Timeline:
             notes.append(f"{event.label()}: static member restarts within session.timeout.ms - no rebalance")
         for i, state in enumerate(produced):
             steps.append(state)
+            crashed.append((event.member_id,) if isinstance(event, CrashRejoin) and i == 0 else ())
             labels.append(event.label() if len(produced) == 1 else f"{event.label()} ({'crash' if i == 0 else 'rejoin'})")
     if len(steps) > MAX_STEPS:
         raise ScenarioError(f"timeline: at most {MAX_STEPS} steps, got {len(steps)}")
     scenario = Scenario(tuple(steps), base.name, base.description, base.weights)
-    return Timeline(scenario, tuple(labels), tuple(notes))
+    return Timeline(scenario, tuple(labels), tuple(notes), tuple(crashed))
 
 
 def step_labels(scenario: Scenario) -> tuple[str, ...]:

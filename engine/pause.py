@@ -74,7 +74,7 @@ def _owner_map(assignment: Assignment) -> dict[TopicPartition, str]:
 
 def _merge(intervals: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
-    for start, end in sorted(i for i in intervals if i[1] > i[0]):
+    for start, end in sorted({i for i in intervals if i[1] > i[0]}):
         if out and start <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], end))
         else:

@@ -1,6 +1,17 @@
-"""Engine calls cached on their inputs (the scenario JSON text is the key), so reruns are cheap."""
+"""Engine calls and figures cached on their inputs, so reruns are cheap.
+
+Every cached function takes ``key`` (a SHA-256 of the scenario JSON, see ``scenario_key``) and the JSON
+itself as ``_scenario_json`` (a leading underscore: Streamlit does not hash it), so a rerun hashes 64
+characters instead of the whole scenario.  Results and figures use ``st.cache_resource``: the same inputs
+give the very same object, read-only by convention.  Unpickling a Plotly figure from ``st.cache_data``
+re-validates every array (about 0.3 s for a 2,000-partition animation), and an identical figure is what
+keeps a running animation from restarting on a rerun.
+"""
 
 from __future__ import annotations
+
+import hashlib
+from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -10,69 +21,85 @@ from engine.charts.rebalance import pause_timeline_figure, rebalance_animation
 from engine.group import ReplayResult, replay
 from engine.metrics import BalanceMetrics, balance_metrics
 from engine.pause import PauseReport, ProtocolTimings, pause_report
-from engine.scenario import loads_scenario
+from engine.scenario import Scenario, loads_scenario
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def replay_cached(scenario_json: str, strategy: str) -> ReplayResult:
-    return replay(loads_scenario(scenario_json), strategy)
+def scenario_key(scenario_json: str) -> str:
+    return hashlib.sha256(scenario_json.encode("utf-8")).hexdigest()
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def metrics_cached(scenario_json: str, strategy: str, step: int) -> BalanceMetrics:
-    scenario = loads_scenario(scenario_json)
-    result = replay_cached(scenario_json, strategy).steps[step]
+def frozen(fig: go.Figure) -> go.Figure:
+    """Compute ``fig.to_dict()`` once: ``st.plotly_chart`` calls it (a deep copy + base64 of every array) on
+    every rerun, about 0.1 s for a 2,000-partition animation.  The cached figure is never modified."""
+    spec = fig.to_dict()
+    fig.to_dict = lambda: spec  # type: ignore[method-assign]
+    return fig
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def scenario_cached(key: str, _scenario_json: str) -> Scenario:
+    return loads_scenario(_scenario_json)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def replay_cached(key: str, strategy: str, _scenario_json: str) -> ReplayResult:
+    return replay(scenario_cached(key, _scenario_json), strategy)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def metrics_cached(key: str, strategy: str, step: int, _scenario_json: str) -> BalanceMetrics:
+    scenario = scenario_cached(key, _scenario_json)
+    result = replay_cached(key, strategy, _scenario_json).steps[step]
     return balance_metrics(result.assignment, scenario.steps[step], scenario.weights)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def grid_figure(scenario_json: str, strategy: str, step: int) -> go.Figure:
-    scenario = loads_scenario(scenario_json)
-    state = scenario.steps[step]
-    result = replay_cached(scenario_json, strategy).steps[step]
-    return assignment_grid(result.assignment, state.topics, state.member_ids)
+@st.cache_resource(max_entries=64, show_spinner=False)
+def grid_figure(key: str, strategy: str, step: int, _scenario_json: str) -> go.Figure:
+    state = scenario_cached(key, _scenario_json).steps[step]
+    result = replay_cached(key, strategy, _scenario_json).steps[step]
+    return frozen(assignment_grid(result.assignment, state.topics, state.member_ids))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def bars_figure(scenario_json: str, strategy: str, step: int) -> go.Figure:
-    m = metrics_cached(scenario_json, strategy, step)
-    return load_bars(m.partitions_per_member, m.load_per_member)
+@st.cache_resource(max_entries=64, show_spinner=False)
+def bars_figure(key: str, strategy: str, step: int, _scenario_json: str) -> go.Figure:
+    m = metrics_cached(key, strategy, step, _scenario_json)
+    return frozen(load_bars(m.partitions_per_member, m.load_per_member))
 
 
-def _revoked(scenario_json: str, strategy: str, step: int) -> list | None:
-    result = replay_cached(scenario_json, strategy).steps[step]
-    if strategy != "cooperative-sticky":
+def revoked_partitions(result: Any) -> list | None:
+    """What a cooperative step revoked (None for eager strategies: they revoke everything)."""
+    if result.revoked_first_round is None and result.revoked_before_join is None:
         return None
-    out = []
-    for part in (result.revoked_before_join or {}, result.revoked_first_round or {}):
-        for tps in part.values():
-            out.extend(tps)
-    return out
+    return [tp for part in (result.revoked_before_join or {}, result.revoked_first_round or {}) for tps in part.values()
+            for tp in tps]
 
 
-def member_order(scenario_json: str, step: int) -> list[str]:
-    scenario = loads_scenario(scenario_json)
+def member_order(scenario: Scenario, step: int) -> list[str]:
     before, after = scenario.steps[step - 1].member_ids, scenario.steps[step].member_ids
     return list(dict.fromkeys([*before, *after]))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def animation_figure(scenario_json: str, strategy: str, step: int) -> go.Figure:
-    """The rebalance from step-1 to step (cached so a rerun sends the same figure and does not restart it)."""
-    result = replay_cached(scenario_json, strategy)
+@st.cache_resource(max_entries=32, show_spinner=False)
+def animation_figure(key: str, strategy: str, step: int, _scenario_json: str) -> go.Figure:
+    """The rebalance from step-1 to step."""
+    result = replay_cached(key, strategy, _scenario_json)
     before, after = result.steps[step - 1].assignment, result.steps[step].assignment
-    return rebalance_animation(before, after, member_order(scenario_json, step), _revoked(scenario_json, strategy, step))
+    revoked = revoked_partitions(result.steps[step]) if strategy == "cooperative-sticky" else None
+    order = member_order(scenario_cached(key, _scenario_json), step)
+    return frozen(rebalance_animation(before, after, order, revoked))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def pause_cached(scenario_json: str, strategy: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...]) -> PauseReport:
-    result = replay_cached(scenario_json, strategy)
+@st.cache_resource(max_entries=64, show_spinner=False)
+def pause_cached(key: str, strategy: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...],
+                 _scenario_json: str) -> PauseReport:
+    result = replay_cached(key, strategy, _scenario_json)
     protocol = "cooperative" if strategy == "cooperative-sticky" else "eager"
     cur = result.steps[step]
     return pause_report(protocol, result.steps[step - 1].assignment, cur.assignment, timings, crashed, cur.rounds)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def pause_figure(scenario_json: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...]) -> go.Figure:
-    reports = {s: pause_cached(scenario_json, s, step, timings, crashed) for s in ("sticky", "cooperative-sticky")}
-    return pause_timeline_figure({"eager (sticky)": reports["sticky"], "cooperative (cooperative-sticky)": reports["cooperative-sticky"]})
+@st.cache_resource(max_entries=32, show_spinner=False)
+def pause_figure(key: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...], _scenario_json: str) -> go.Figure:
+    eager = pause_cached(key, "sticky", step, timings, crashed, _scenario_json)
+    coop = pause_cached(key, "cooperative-sticky", step, timings, crashed, _scenario_json)
+    return frozen(pause_timeline_figure({"eager (sticky)": eager, "cooperative (cooperative-sticky)": coop}))

@@ -114,6 +114,11 @@ def frame_positions(travel: Travel, frames_per_leg: int) -> list[np.ndarray]:
     return out
 
 
+def default_frames_per_leg(partitions: int) -> int:
+    """Fewer in-between frames for big groups: the browser and Streamlit handle every frame's arrays."""
+    return 6 if partitions <= 1_000 else (4 if partitions <= 5_000 else 3)
+
+
 def _ease(t: float) -> float:
     return t * t * (3 - 2 * t)
 
@@ -124,12 +129,14 @@ def rebalance_animation(
     member_order: Sequence[str],
     revoked: Iterable[TopicPartition] | None = None,
     title: str = "",
-    frames_per_leg: int = 6,
+    frames_per_leg: int | None = None,
     frame_ms: int = 120,
     validate: bool = False,
 ) -> go.Figure:
     """An animated figure (frames + Play + slider); ``revoked=None`` animates an eager rebalance."""
     travel = plan_travel(before, after, member_order, revoked)
+    if frames_per_leg is None:
+        frames_per_leg = default_frames_per_leg(len(travel.labels))
     positions = frame_positions(travel, frames_per_leg)
     trace_type = "scattergl" if len(travel.labels) > GL_THRESHOLD else "scatter"
     groups = [np.flatnonzero(travel.kinds == k) for k in range(len(KINDS))]

@@ -1,0 +1,78 @@
+"""AppTest of pages/1_Assignments.py: the metrics shown equal the engine's and the vectors'."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import REPO, load_vectors
+from engine.explain import config_line
+from engine.group import replay
+from engine.metrics import balance_metrics
+from engine.presets import PRESETS, build_preset
+from engine.scenario import STRATEGIES
+
+PAGE = str(REPO / "pages" / "1_Assignments.py")
+
+
+def page(preset: str | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception, at.exception
+    if preset:
+        at.selectbox(key="sidebar.preset").set_value(preset).run()
+        assert not at.exception, at.exception
+    return at
+
+
+def metrics_table(at: AppTest):
+    return at.dataframe[0].value.set_index("strategy")
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_preset_shows_the_engine_metrics(key: str) -> None:
+    at = page(key)
+    table = metrics_table(at)
+    scenario = build_preset(key)
+    for s in STRATEGIES:
+        m = balance_metrics(replay(scenario, s).steps[0].assignment, scenario.first, scenario.weights)
+        assert table.loc[s, "min partitions"] == m.min_partitions
+        assert table.loc[s, "max partitions"] == m.max_partitions
+        assert table.loc[s, "idle consumers"] == len(m.idle_members)
+    assert len(at.get("plotly_chart")) == 2 * len(STRATEGIES)
+
+
+def test_seed_a_matches_the_vectors() -> None:
+    case = next(c for c in load_vectors("assign.json")["cases"] if c["name"] == "seed-a-range")
+    counts = sorted(len(v) for v in case["expected"][0]["assignment"].values())
+    table = metrics_table(page("seed-a"))
+    assert (table.loc["range", "min partitions"], table.loc["range", "max partitions"]) == (counts[0], counts[-1]) == (3, 4)
+    assert table.loc["range", "spread"] == 1
+
+
+def test_more_consumers_than_partitions_shows_idle_consumers() -> None:
+    table = metrics_table(page("more-consumers"))
+    assert (table["idle consumers"] == 2).all()
+
+
+def test_rack_preset_shows_cross_rack_share_and_weights_show_load() -> None:
+    table = metrics_table(page("three-az"))
+    assert (table["cross-rack share"] != "-").all()
+    table = metrics_table(page("order-service"))
+    assert (table["max load / mean"] != "-").all()
+
+
+def test_seed_d_step_1_shows_the_article_callout_and_moved_counts() -> None:
+    at = page("seed-d")
+    at.selectbox(key="assign.step").set_value(1).run()
+    case = next(c for c in load_vectors("assign.json")["cases"] if c["name"] == "seed-d-sticky")
+    assert metrics_table(at).loc["sticky", "moved (this step)"] == case["expected"][1]["moved"]
+    texts = [w.value for w in at.warning]
+    assert any("The article (002, 004) says" in t and "t0-0, t3-0, t1-1, t0-1" in t for t in texts)
+
+
+def test_config_line_and_downloads() -> None:
+    at = page("seed-b-3p")
+    at.selectbox(key="assign.config_strategy").set_value("cooperative-sticky").run()
+    assert at.code[0].value == config_line("cooperative-sticky")
+    assert "CooperativeStickyAssignor" in at.code[0].value
+    assert len(at.get("download_button")) == 3

@@ -1,0 +1,93 @@
+"""AppTest of pages/2_Rebalance.py: the engine's numbers, events, timings and the animations."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import REPO, load_vectors
+from engine.presets import PRESETS
+from engine.scenario import STRATEGIES
+
+PAGE = str(REPO / "pages" / "2_Rebalance.py")
+
+
+def page(preset: str | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception, at.exception
+    if preset:
+        at.selectbox(key="sidebar.preset").set_value(preset).run()
+        assert not at.exception, at.exception
+    return at
+
+
+def numbers(at: AppTest):
+    return at.dataframe[0].value.set_index("strategy")
+
+
+def test_seed_d_after_c1_leaves_matches_the_vectors() -> None:
+    at = page("seed-d")
+    assert at.radio(key="rebalance.source").value == "scenario steps"
+    table = numbers(at)
+    for s in STRATEGIES:
+        case = next(c for c in load_vectors("assign.json")["cases"] if c["name"] == f"seed-d-{s}")
+        assert table.loc[s, "moved"] == case["expected"][1]["moved"]
+        assert table.loc[s, "moved from remaining"] == case["expected"][1]["moved_from_remaining"]
+    # eager revokes everything the remaining members owned; cooperative only what moves (nothing here)
+    assert table.loc["range", "partitions revoked"] == 4 and table.loc["cooperative-sticky", "partitions revoked"] == 0
+    assert table.loc["sticky", "consumer-seconds paused"] > table.loc["cooperative-sticky", "consumer-seconds paused"]
+    charts = at.get("plotly_chart")
+    assert len(charts) == len(STRATEGIES) + 1
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_preset_renders(key: str) -> None:
+    at = page(key)
+    assert len(numbers(at)) == len(STRATEGIES)
+
+
+def test_event_timeline_crash_and_rejoin() -> None:
+    at = page("order-service")
+    at.selectbox(key="rebalance.kind").set_value("crash-rejoin").run()
+    at.selectbox(key="rebalance.member").set_value("order-svc-1").run()
+    at.button(key="rebalance.add_event").click().run()
+    assert not at.exception
+    assert at.selectbox(key="rebalance.step").options == [
+        "step 1: order-svc-1 crashes and rejoins (crash)", "step 2: order-svc-1 crashes and rejoins (rejoin)"]
+    crashed = at.multiselect[0]
+    assert crashed.value == ["order-svc-1"]
+    table = numbers(at)
+    timeout = at.number_input(key="rebalance.session_timeout_ms").value
+    assert table.loc["sticky", "consumer-seconds paused"] >= timeout / 1000  # waits for session.timeout.ms
+    at.number_input(key="rebalance.session_timeout_ms").set_value(10_000).run()
+    assert numbers(at).loc["sticky", "consumer-seconds paused"] < table.loc["sticky", "consumer-seconds paused"]
+
+
+def test_add_partitions_and_bad_event() -> None:
+    at = page("seed-a")
+    at.selectbox(key="rebalance.kind").set_value("add-partitions").run()
+    at.number_input(key="rebalance.count").set_value(5).run()
+    at.button(key="rebalance.add_event").click().run()
+    assert at.session_state["rebalance.events"][-1].count == 5
+    at.selectbox(key="rebalance.kind").set_value("add").run()
+    at.text_input(key="rebalance.new_id").set_value("C0").run()
+    at.button(key="rebalance.add_event").click().run()
+    assert any("'C0' is already in the group" in e.value for e in at.error)
+    assert len(at.session_state["rebalance.events"]) == 1
+    at.button(key="rebalance.clear").click().run()
+    assert at.session_state["rebalance.events"] == []
+
+
+def test_static_member_restart_is_no_rebalance() -> None:
+    from engine.scenario import dumps_scenario, parse_scenario
+    scenario = parse_scenario({"topics": {"t0": 2}, "members": [{"id": "S", "topics": ["t0"], "instance_id": "h1"}]})
+    at = page()
+    from ui.state import KEY_JSON, KEY_SCENARIO  # set the state as a load on the home page would
+    at.session_state[KEY_SCENARIO] = scenario
+    at.session_state[KEY_JSON] = dumps_scenario(scenario)
+    at.session_state["rebalance.events"] = []
+    at.run()
+    at.selectbox(key="rebalance.kind").set_value("crash-rejoin").run()
+    at.button(key="rebalance.add_event").click().run()
+    assert any("no rebalance" in i.value for i in at.info)
+    assert not at.exception

@@ -1,0 +1,382 @@
+"""The scenario builder on the home page: editable tables, quick actions, save / load / share.
+
+The tables edit step 0 of the current scenario.  Edits that validate become the current scenario at
+once; edits that do not stay in the tables (nothing typed is lost, also across page switches) with a
+message under the table.  Every load (preset, file, pasted JSON, quick action) goes through a callback.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from engine.errors import ScenarioError
+from engine.presets import SKEWS, detect_skew, make_members, skew_weights, spread_replica_racks
+from engine.scenario import (
+    MAX_MEMBERS,
+    MAX_PARTITIONS_PER_TOPIC,
+    MAX_PARTITIONS_TOTAL,
+    Scenario,
+    dumps_scenario,
+    loads_scenario,
+    parse_scenario,
+    scenario_to_json,
+)
+from ui.state import KEY_VERSION, current_scenario, encode_scenario, set_scenario
+
+TOPIC_NAME = re.compile(r"^[a-zA-Z0-9._-]+$")
+SKEW_OPTIONS = (*SKEWS, "custom")
+ALL_TOPICS = "*"
+MAX_ADD_MEMBERS = 1_000
+LIMITS_HELP = (
+    f"Limits: 1..{MAX_PARTITIONS_PER_TOPIC:,} partitions per topic, {MAX_PARTITIONS_TOTAL:,} in all, "
+    f"{MAX_MEMBERS:,} consumers. Topic names follow Kafka's rule: letters, digits, '.', '_' and '-', "
+    "at most 249 characters."
+)
+
+
+@dataclass
+class BuildErrors:
+    """Messages per field of the builder ("topics", "members", "weights", "racks", "scenario")."""
+
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+
+    def error(self, where: str, message: str) -> None:
+        self.errors.setdefault(where, []).append(message)
+
+    def warn(self, where: str, message: str) -> None:
+        self.warnings.setdefault(where, []).append(message)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+# ---------------------------------------------------------------- tables <-> scenario (pure)
+
+
+def topics_frame(scenario: Scenario) -> pd.DataFrame:
+    first = scenario.first
+    return pd.DataFrame(
+        {
+            "topic": list(first.topics),
+            "partitions": [int(n) for n in first.topics.values()],
+            "load skew": [detect_skew(scenario.weights.get(t)) for t in first.topics],
+        }
+    ).astype({"topic": "string", "partitions": "Int64", "load skew": "string"})
+
+
+def members_frame(scenario: Scenario) -> pd.DataFrame:
+    first = scenario.first
+    every = set(first.topics)
+    return pd.DataFrame(
+        {
+            "member id": [m.id for m in first.members],
+            "topics": [ALL_TOPICS if every and set(m.topics) == every and len(m.topics) == len(every) else ", ".join(m.topics)
+                       for m in first.members],
+            "client.rack": [m.rack or "" for m in first.members],
+            "group.instance.id": [m.instance_id or "" for m in first.members],
+        }
+    ).astype("string")
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return ""
+    return str(value)
+
+
+def _count(value: Any) -> int | None:
+    text = _cell(value).strip()
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() else None
+
+
+def _topic_rows(df: pd.DataFrame, base: Scenario, out: BuildErrors) -> tuple[dict[str, int], dict[str, tuple[float, ...]]]:
+    topics: dict[str, int] = {}
+    weights: dict[str, tuple[float, ...]] = {}
+    for i, row in enumerate(df.to_dict("records")):
+        name, count, skew = _cell(row.get("topic")).strip(), _count(row.get("partitions")), _cell(row.get("load skew")) or "uniform"
+        where = f"row {i + 1}"
+        if not name:
+            out.error("topics", f"{where}: the topic name is empty")
+            continue
+        if len(name) > 249 or name in (".", "..") or not TOPIC_NAME.match(name):
+            out.error("topics", f"{where}: topic name {name!r} is not a legal Kafka topic name "
+                                "(letters, digits, '.', '_', '-'; at most 249)")
+            continue
+        if name in topics:
+            out.error("topics", f"{where}: duplicate topic {name!r}")
+            continue
+        if count is None or not 1 <= count <= MAX_PARTITIONS_PER_TOPIC:
+            out.error("topics", f"{where} ({name}): partitions must be a whole number 1..{MAX_PARTITIONS_PER_TOPIC:,}, "
+                                f"got {_cell(row.get('partitions')) or 'nothing'}")
+            continue
+        topics[name] = count
+        if skew in SKEWS and skew != "uniform":
+            weights[name] = skew_weights(count, skew)
+        elif skew == "custom":
+            custom = base.weights.get(name)
+            if custom is None or len(custom) != count:
+                out.error("weights", f"{name}: the custom weights do not fit {count} partitions; pick uniform, one-hot or zipf")
+            else:
+                weights[name] = custom
+        elif skew not in SKEWS:
+            out.error("weights", f"{where} ({name}): load skew must be one of {', '.join(SKEW_OPTIONS)}, got {skew!r}")
+    if sum(topics.values()) > MAX_PARTITIONS_TOTAL:
+        out.error("topics", f"at most {MAX_PARTITIONS_TOTAL:,} partitions in all, got {sum(topics.values()):,}")
+    return topics, weights
+
+
+def _member_rows(df: pd.DataFrame, topics: dict[str, int], out: BuildErrors) -> list[dict[str, Any]]:
+    members: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for i, row in enumerate(df.to_dict("records")):
+        member_id = _cell(row.get("member id")).strip()
+        where = f"row {i + 1}"
+        if not member_id:
+            out.error("members", f"{where}: the member id is empty")
+            continue
+        if member_id in seen:
+            out.error("members", f"{where}: duplicate member id {member_id!r}")
+            continue
+        seen.add(member_id)
+        if "<" in member_id or ">" in member_id:
+            out.warn("members", f"{where}: member id {member_id!r} contains '<' or '>'; it is shown as plain text")
+        raw_topics = _cell(row.get("topics")).strip()
+        subscribed = list(topics) if raw_topics == ALL_TOPICS else [t.strip() for t in raw_topics.split(",") if t.strip()]
+        for t in subscribed:
+            if t not in topics:
+                out.warn("members", f"{member_id}: subscribes to unknown topic {t!r}; Kafka ignores it until it exists")
+        rack, instance = _cell(row.get("client.rack")).strip(), _cell(row.get("group.instance.id")).strip()
+        members.append({"id": member_id, "topics": subscribed, "rack": rack or None, "instance_id": instance or None})
+    if len(members) > MAX_MEMBERS:
+        out.error("members", f"at most {MAX_MEMBERS:,} consumers, got {len(members):,}")
+    return members
+
+
+def tables_to_scenario(topics_df: pd.DataFrame, members_df: pd.DataFrame, base: Scenario) -> tuple[Scenario | None, BuildErrors]:
+    """The scenario the two tables describe (step 0), keeping ``base``'s later steps, racks and name."""
+    out = BuildErrors()
+    topics, weights = _topic_rows(topics_df, base, out)
+    members = _member_rows(members_df, topics, out)
+    racks = {}
+    for topic, per_partition in base.first.partition_racks.items():
+        if topic in topics and len(per_partition) == topics[topic]:
+            racks[topic] = [list(r) for r in per_partition]
+        elif topic in topics:
+            out.error("racks", f"{topic}: replica racks were given for {len(per_partition)} partitions, the topic now has "
+                               f"{topics[topic]}; use 'Place replicas on racks' again")
+    if not out.ok:
+        return None, out
+    data = scenario_to_json(base)
+    step0 = {"topics": topics, "members": members}
+    if racks:
+        step0["partition_racks"] = racks
+    data.update(step0)
+    data.pop("partition_racks", None) if not racks else None
+    if len(base.steps) > 1:
+        data["steps"] = [step0, *data["steps"][1:]]
+    data["weights"] = {t: list(w) for t, w in weights.items()}
+    try:
+        return parse_scenario(data), out
+    except ScenarioError as exc:
+        out.error("scenario", str(exc))
+        return None, out
+
+
+# ---------------------------------------------------------------- quick actions (pure)
+
+
+def add_members(scenario: Scenario, count: int) -> Scenario:
+    """Add ``count`` consumers subscribed to every topic, named after the first free ``C<n>``."""
+    if not 1 <= count <= MAX_ADD_MEMBERS:
+        raise ScenarioError(f"add consumers: count must be 1..{MAX_ADD_MEMBERS}, got {count}")
+    first = scenario.first
+    taken = set(first.member_ids)
+    start = 0
+    new = []
+    while len(new) < count:
+        if f"C{start}" not in taken:
+            new.extend(make_members(1, list(first.topics), start=start))
+        start += 1
+    return _with_first(scenario, replace(first, members=(*first.members, *new)))
+
+
+def subscribe_all(scenario: Scenario) -> Scenario:
+    first = scenario.first
+    topics = tuple(first.topics)
+    return _with_first(scenario, replace(first, members=tuple(replace(m, topics=topics) for m in first.members)))
+
+
+def place_racks(scenario: Scenario, racks_text: str, replication_factor: int) -> Scenario:
+    """Replica racks for every topic, rotating over the racks; consumers without a rack get one too."""
+    racks = [r.strip() for r in racks_text.split(",") if r.strip()]
+    first = scenario.first
+    if not racks:
+        return _with_first(scenario, replace(first, partition_racks={}))
+    placed = {t: spread_replica_racks(n, racks, replication_factor) for t, n in first.topics.items()}
+    members = tuple(m if m.rack else replace(m, rack=racks[i % len(racks)]) for i, m in enumerate(first.members))
+    return _with_first(scenario, replace(first, members=members, partition_racks=placed))
+
+
+def _with_first(scenario: Scenario, first) -> Scenario:
+    data = scenario_to_json(replace(scenario, steps=(first, *scenario.steps[1:])))
+    return parse_scenario(data)  # validates again (limits, duplicates)
+
+
+# ---------------------------------------------------------------- Streamlit
+
+
+def _action(fn, *args: Any) -> None:
+    try:
+        set_scenario(fn(current_scenario(), *args))
+        st.session_state.pop("builder.action_error", None)
+    except ScenarioError as exc:
+        st.session_state["builder.action_error"] = str(exc)
+
+
+def _load_text(text: str, where: str) -> None:
+    try:
+        set_scenario(loads_scenario(text))
+        st.session_state.pop(f"builder.{where}_error", None)
+    except ScenarioError as exc:
+        st.session_state[f"builder.{where}_error"] = str(exc)
+
+
+def _on_upload() -> None:
+    upload = st.session_state.get("builder.upload")
+    if upload is None:
+        return
+    raw = upload.getvalue()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        st.session_state["builder.upload_error"] = f"{upload.name}: not UTF-8 text"
+        return
+    _load_text(text, "upload")
+
+
+def _on_paste() -> None:
+    _load_text(st.session_state.get("builder.json", ""), "paste")
+
+
+def _on_share() -> None:
+    st.query_params["s"] = encode_scenario(current_scenario())
+
+
+def _editor(name: str, base: pd.DataFrame, column_config: dict) -> pd.DataFrame:
+    """A data editor whose edits survive page switches (its last value becomes the base of a fresh mount)."""
+    ss = st.session_state
+    version = ss.get(KEY_VERSION, 0)
+    key = f"builder.{name}.v{version}"
+    last = ss.get(f"builder.{name}.last")
+    if key not in ss and last is not None and last[0] == version:
+        base = last[1]
+    edited = st.data_editor(base, key=key, num_rows="dynamic", width="stretch", column_config=column_config,
+                            hide_index=True)
+    ss[f"builder.{name}.last"] = (version, edited)
+    return edited
+
+
+def _messages(errors: BuildErrors, *fields: str) -> None:
+    for f in fields:
+        for message in errors.errors.get(f, []):
+            st.error(message)
+        for message in errors.warnings.get(f, []):
+            st.warning(message)
+
+
+def render_builder() -> Scenario:
+    """Draw the builder; returns the current (valid) scenario after this run's edits."""
+    scenario = current_scenario()
+    ss = st.session_state
+    version = ss.get(KEY_VERSION, 0)
+    if ss.get("builder.base.version") != version:
+        ss["builder.base.version"] = version
+        ss["builder.base.topics"] = topics_frame(scenario)
+        ss["builder.base.members"] = members_frame(scenario)
+
+    st.subheader("Topics")
+    topics_df = _editor("topics", ss["builder.base.topics"], {
+        "topic": st.column_config.TextColumn("topic", help="Kafka topic name", required=True),
+        "partitions": st.column_config.NumberColumn("partitions", min_value=1, max_value=MAX_PARTITIONS_PER_TOPIC, step=1),
+        "load skew": st.column_config.SelectboxColumn("load skew", options=list(SKEW_OPTIONS),
+                                                      help="uniform; one-hot: partition 0 is 10x busier; zipf: 1/(p+1)"),
+    })
+    st.caption(LIMITS_HELP)
+    holder_topics = st.container()
+    st.subheader("Consumers")
+    members_df = _editor("members", ss["builder.base.members"], {
+        "member id": st.column_config.TextColumn("member id", required=True),
+        "topics": st.column_config.TextColumn("topics", help="comma-separated topic names, or * for every topic"),
+        "client.rack": st.column_config.TextColumn("client.rack"),
+        "group.instance.id": st.column_config.TextColumn("group.instance.id", help="static membership"),
+    })
+    holder_members = st.container()
+
+    edited, errors = tables_to_scenario(topics_df, members_df, scenario)
+    with holder_topics:
+        _messages(errors, "topics", "weights", "racks")
+    with holder_members:
+        _messages(errors, "members", "scenario")
+    if edited is not None and edited != scenario:
+        set_scenario(edited, preset=None, new_version=False)
+        scenario = edited
+    pending = not errors.ok
+    if pending:
+        st.info("The tables have errors: the pages keep using the last valid scenario until they are fixed.")
+
+    _quick_actions(pending)
+    if len(scenario.steps) > 1:
+        st.caption(f"This scenario also has {len(scenario.steps) - 1} later rebalance step(s) (shown on the Rebalance "
+                   "page); the tables edit step 0.")
+    _save_load(scenario)
+    return scenario
+
+
+def _quick_actions(disabled: bool) -> None:
+    st.subheader("Quick actions")
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        n = st.number_input("consumers to add", 1, MAX_ADD_MEMBERS, 1, key="builder.add_n")
+        st.button("Add consumers", key="builder.add", on_click=_action, args=(add_members, int(n)), disabled=disabled)
+    with c2:
+        st.button("Subscribe all to all", key="builder.sub_all", on_click=_action, args=(subscribe_all,), disabled=disabled)
+    with c3:
+        racks = st.text_input("replica racks (comma-separated)", "az1, az2, az3", key="builder.racks")
+        rf = st.number_input("replication factor", 1, 10, 2, key="builder.rf")
+        st.button("Place replicas on racks", key="builder.place_racks", on_click=_action, args=(place_racks, racks, int(rf)),
+                  disabled=disabled, help="Partition p gets replicas on racks p, p+1, ...; consumers without "
+                                          "client.rack get one round-robin. Empty racks: remove rack placement.")
+    if st.session_state.get("builder.action_error"):
+        st.error(st.session_state["builder.action_error"])
+
+
+def _save_load(scenario: Scenario) -> None:
+    st.subheader("Save, load, share")
+    text = dumps_scenario(scenario)
+    st.download_button("Download scenario (JSON)", text, file_name="scenario.json", mime="application/json",
+                       key="builder.download")
+    st.file_uploader("Load a scenario file (JSON)", type=["json"], key="builder.upload", on_change=_on_upload,
+                     help="The format of the spec, section 5 (the assign input without strategy).")
+    if st.session_state.get("builder.upload_error"):
+        st.error(st.session_state["builder.upload_error"])
+    st.text_area("...or paste scenario JSON", key="builder.json", height=120)
+    st.button("Load pasted JSON", key="builder.load_json", on_click=_on_paste)
+    if st.session_state.get("builder.paste_error"):
+        st.error(st.session_state["builder.paste_error"])
+    st.button("Put this scenario in the page URL (shareable link)", key="builder.share", on_click=_on_share)
+    code = encode_scenario(scenario)
+    base = (st.context.url or "").split("?")[0]
+    st.caption("Shareable link (opens this scenario in a fresh browser):")
+    st.code(f"{base}?s={code}", language=None)
