@@ -1,4 +1,4 @@
-"""The four client assignors side by side for the current scenario."""
+"""The four client assignors and the two KIP-848 server assignors side by side for the current scenario."""
 
 from __future__ import annotations
 
@@ -8,15 +8,29 @@ import json
 import pandas as pd
 import streamlit as st
 
+from engine.assignors.server import SERVER_ASSIGNORS, equivalent_server_assignor
+from engine.assignors.server_spec import PartitionAssignorError
+from engine.errors import EngineError
 from engine.events import step_labels
 from engine.explain import ASSIGNOR_CLASSES, STRATEGY_LABELS, WHY, callouts_for, config_line
 from engine.scenario import STRATEGIES
-from ui.cached import bars_figure, grid_figure, metrics_cached, replay_cached, scenario_key
+from ui.cached import (
+    bars_figure,
+    grid_figure,
+    metrics_cached,
+    replay_cached,
+    scenario_key,
+    server_bars_figure,
+    server_cached,
+    server_grid_figure,
+    server_metrics_cached,
+)
 from ui.layout import page_setup
 from ui.sidebar import render_sidebar
 from ui.state import current_preset, current_scenario, current_scenario_json, init_state
 
-page_setup("Assignments", "🧮", "Range, round-robin, sticky and cooperative-sticky on the same group, side by side.")
+page_setup("Assignments", "🧮", "Range, round-robin, sticky and cooperative-sticky on the same group, side by side, "
+           "and the new consumer protocol's server-side uniform and range assignors.")
 init_state()
 render_sidebar()
 
@@ -34,25 +48,43 @@ with st.spinner("Computing the four assignments..."):
     results = {s: replay_cached(key, s, scenario_json) for s in STRATEGIES}
     metrics = {s: metrics_cached(key, s, step, scenario_json) for s in STRATEGIES}
 
+SERVER_LABELS = {a: f"{a} (KIP-848)" for a in SERVER_ASSIGNORS}
+server_results = {}
+server_metrics = {}
+server_errors: dict[str, str] = {}
+with st.spinner("Computing the server-side (KIP-848) assignments..."):
+    for a in SERVER_ASSIGNORS:
+        try:
+            server_results[a] = server_cached(key, a, scenario_json)
+            server_metrics[a] = server_metrics_cached(key, a, step, scenario_json)
+        except (EngineError, PartitionAssignorError) as exc:
+            server_errors[a] = str(exc)
+
 
 def _fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-rows = []
-for s in STRATEGIES:
-    m, r = metrics[s], results[s].steps[step]
-    rows.append({
-        "strategy": s,
+def _metrics_row(label: str, protocol: str, m, moved: int, converged: bool) -> dict:
+    return {
+        "strategy": label,
+        "group.protocol": protocol,
         "min partitions": m.min_partitions,
         "max partitions": m.max_partitions,
         "spread": m.spread,
         "idle consumers": len(m.idle_members),
         "max load / mean": _fmt(m.max_load_over_mean),
         "cross-rack share": "-" if m.cross_rack_share is None else f"{m.cross_rack_share:.0%}",
-        "moved (this step)": r.moved,
-        "converged": r.converged,
-    })
+        "moved (this step)": moved,
+        "converged": converged,
+    }
+
+
+rows = []
+for s in STRATEGIES:
+    rows.append(_metrics_row(s, "classic", metrics[s], results[s].steps[step].moved, results[s].steps[step].converged))
+for a in server_metrics:
+    rows.append(_metrics_row(SERVER_LABELS[a], "consumer", server_metrics[a], server_results[a].steps[step].moved, True))
 metrics_df = pd.DataFrame(rows)
 st.subheader("Balance metrics")
 st.dataframe(metrics_df, hide_index=True, width="stretch")
@@ -77,14 +109,36 @@ for col, s in zip(columns, STRATEGIES, strict=True):
             if c.step == step:
                 st.warning(f"The article ({c.article}) says: {c.says}\n\nKafka does: {c.kafka}\n\n{c.why}")
 
+st.subheader("New consumer protocol (KIP-848, group.protocol=consumer): server-side assignors")
+mapping = ", ".join(f"{s} → {equivalent_server_assignor(s)}" for s in STRATEGIES)
+st.caption("The group coordinator computes the assignment with group.remote.assignor (broker default: uniform). "
+           "These assignors ignore client.rack and the client's partition.assignment.strategy. "
+           f"Client strategy → server assignor when migrating: {mapping}.")
+server_columns = st.columns(len(STRATEGIES))
+for col, a in zip(server_columns, SERVER_ASSIGNORS, strict=False):
+    with col:
+        st.subheader(SERVER_LABELS[a])
+        if a in server_errors:
+            st.error(f"{SERVER_LABELS[a]}: {server_errors[a]}")
+            continue
+        st.plotly_chart(server_grid_figure(key, a, step, scenario_json), key=f"assign.grid.server.{a}", width="stretch")
+        st.plotly_chart(server_bars_figure(key, a, step, scenario_json), key=f"assign.bars.server.{a}", width="stretch")
+        idle = server_metrics[a].idle_members
+        if idle:
+            st.caption(f"{len(idle)} idle consumer(s)")
+
 st.subheader("Downloads")
 records = [
     {"strategy": s, "member": member, "topic": tp.topic, "partition": tp.partition}
     for s in STRATEGIES for member, tps in results[s].steps[step].assignment.items() for tp in tps
+] + [
+    {"strategy": SERVER_LABELS[a], "member": member, "topic": tp.rpartition("-")[0], "partition": int(tp.rpartition("-")[2])}
+    for a, res in server_results.items() for member, tps in res.steps[step].assignment.items() for tp in tps
 ]
 csv = io.StringIO()
 pd.DataFrame(records, columns=["strategy", "member", "topic", "partition"]).to_csv(csv, index=False)
 as_json = {s: {member: [str(tp) for tp in tps] for member, tps in results[s].steps[step].assignment.items()} for s in STRATEGIES}
+as_json.update({SERVER_LABELS[a]: res.steps[step].assignment for a, res in server_results.items()})
 c1, c2 = st.columns(2)
 c1.download_button("Assignments (CSV)", csv.getvalue(), "assignments.csv", "text/csv", key="assign.download_csv")
 c2.download_button("Assignments (JSON)", json.dumps(as_json, ensure_ascii=False, indent=2), "assignments.json",

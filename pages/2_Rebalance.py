@@ -7,7 +7,9 @@ import zlib
 import pandas as pd
 import streamlit as st
 
-from engine.errors import ScenarioError
+from engine.assignors.server import SERVER_ASSIGNORS
+from engine.assignors.server_spec import PartitionAssignorError
+from engine.errors import EngineError, ScenarioError
 from engine.events import (
     AddMember,
     AddPartitions,
@@ -22,7 +24,16 @@ from engine.explain import PROTOCOLS, STRATEGY_LABELS
 from engine.metrics import revoked_eager
 from engine.pause import MAX_TIMING_MS, ProtocolTimings
 from engine.scenario import STRATEGIES, dumps_scenario
-from ui.cached import animation_figure, pause_cached, pause_figure, replay_cached, scenario_key
+from ui.cached import (
+    animation_figure,
+    pause_cached,
+    pause_figure,
+    replay_cached,
+    scenario_key,
+    server_cached,
+    server_pause_cached,
+    server_revoked,
+)
 from ui.layout import page_setup
 from ui.sidebar import render_sidebar
 from ui.state import current_scenario, init_state
@@ -133,12 +144,16 @@ with st.expander("Protocol timings (for the pause model)", expanded=False):
     rejoin = t2.number_input("time to rejoin (ms)", 0, MAX_TIMING_MS, 3_000, 100, key="rebalance.rejoin_ms")
     sync = t3.number_input("SyncGroup (ms)", 0, MAX_TIMING_MS, 500, 100, key="rebalance.sync_ms")
     processing = t4.number_input("finish in-flight batch (ms)", 0, MAX_TIMING_MS, 1_000, 100, key="rebalance.processing_ms")
+    heartbeat = t1.number_input(
+        "heartbeat.interval.ms (KIP-848)", 0, MAX_TIMING_MS, 5_000, 500, key="rebalance.heartbeat_interval_ms",
+        help="New consumer protocol only: the broker's group.consumer.heartbeat.interval.ms (default 5000). "
+             f"The model waits a full interval for each member's next heartbeat. 0..{MAX_TIMING_MS:,} ms.")
     before_members = steps[step - 1].member_ids
     gone = [m for m in before_members if m not in steps[step].member_ids]
     crashed = st.multiselect("members that crashed (no LeaveGroup: detected after session.timeout.ms)", gone,
                              default=[m for m in timeline.crashed[step] if m in gone] if timeline.crashed else [],
                              key=f"rebalance.crashed.{step}.{zlib.crc32(timeline.labels[step].encode()):08x}")
-timings = ProtocolTimings(int(session_timeout), int(rejoin), int(sync), int(processing))
+timings = ProtocolTimings(int(session_timeout), int(rejoin), int(sync), int(processing), int(heartbeat))
 
 rows = []
 for s in STRATEGIES:
@@ -154,11 +169,26 @@ for s in STRATEGIES:
                  "partition-seconds paused": round(pause.partition_seconds, 3)})
     if not r.converged:
         st.error(f"{STRATEGY_LABELS[s]}: the group did not converge in this step (stopped after {r.rounds} rounds).")
+for a in SERVER_ASSIGNORS:
+    try:
+        sr = server_cached(key, a, scenario_json).steps[step]
+        pause = server_pause_cached(key, a, step, timings, tuple(crashed), scenario_json)
+    except (EngineError, PartitionAssignorError) as exc:
+        st.error(f"{a} (KIP-848): {exc}")
+        continue
+    rows.append({"strategy": f"{a} (KIP-848)", "protocol": "consumer (KIP-848)", "moved": sr.moved,
+                 "moved from remaining": sr.moved_from_remaining,
+                 "partitions revoked": server_revoked(key, a, step, scenario_json), "rounds": None, "converged": True,
+                 "consumer-seconds paused": round(pause.consumer_seconds, 3),
+                 "partition-seconds paused": round(pause.partition_seconds, 3)})
 numbers = pd.DataFrame(rows)
+numbers["rounds"] = numbers["rounds"].astype("Int64")  # KIP-848 has no rounds: shown empty, client rows stay integers
 st.subheader("What the engine counts")
 st.dataframe(numbers, hide_index=True, width="stretch")
 st.caption("Eager strategies revoke every partition of every remaining member before rejoining; cooperative-sticky "
-           "revokes only the partitions that change owner (and those of topics a member unsubscribed from).")
+           "revokes only the partitions that change owner (and those of topics a member unsubscribed from). "
+           "KIP-848 rows (group.protocol=consumer): the broker's uniform / range assignor computes the target "
+           "in one go (no rounds); a member revokes only what leaves its target.")
 
 st.subheader("Partitions on the move")
 st.caption("Press Play (or drag the slider): revoked partitions travel to the pool on the left, then to their new owner. "
@@ -174,8 +204,11 @@ for row_start in range(0, len(shown), 2):
             st.markdown(f"**{STRATEGY_LABELS[s]}** ({PROTOCOLS[s]})")
             st.plotly_chart(animation_figure(key, s, step, scenario_json), key=f"rebalance.anim.{s}", width="stretch")
 
-st.subheader("Eager vs cooperative: who stops, and for how long")
+st.subheader("Eager vs cooperative vs KIP-848: who stops, and for how long")
 st.plotly_chart(pause_figure(key, step, timings, tuple(crashed), scenario_json), key="rebalance.pause", width="stretch")
 st.caption("Model: eager members finish their batch, revoke everything and wait for JoinGroup + SyncGroup; cooperative "
            "members keep consuming during round 1 and only partitions that move pause until round 2 ends. A crash adds "
-           "session.timeout.ms before anything starts. Timings are inputs, not measurements.")
+           "session.timeout.ms before anything starts. KIP-848 (uniform): no global barrier; each member "
+           "reconciles on its own heartbeat, a moved partition pauses from its old owner's revoke (next heartbeat + "
+           "batch) to its new owner's next heartbeat, and members whose partitions do not move never pause. "
+           "Timings are inputs, not measurements.")

@@ -6,11 +6,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import REPO, load_vectors
+from engine.assignors.server import SERVER_ASSIGNORS, server_assign
 from engine.explain import config_line
 from engine.group import replay
 from engine.metrics import balance_metrics
 from engine.presets import PRESETS, build_preset
-from engine.scenario import STRATEGIES
+from engine.scenario import STRATEGIES, TopicPartition
 
 PAGE = str(REPO / "pages" / "1_Assignments.py")
 
@@ -38,7 +39,14 @@ def test_every_preset_shows_the_engine_metrics(key: str) -> None:
         assert table.loc[s, "min partitions"] == m.min_partitions
         assert table.loc[s, "max partitions"] == m.max_partitions
         assert table.loc[s, "idle consumers"] == len(m.idle_members)
-    assert len(at.get("plotly_chart")) == 2 * len(STRATEGIES)
+    for a in SERVER_ASSIGNORS:
+        target = server_assign(scenario, a).steps[0].assignment
+        m = balance_metrics({k: [TopicPartition.parse(tp) for tp in v] for k, v in target.items()}, scenario.first,
+                            scenario.weights)
+        row = table.loc[f"{a} (KIP-848)"]
+        assert (row["group.protocol"], row["min partitions"], row["max partitions"]) == (
+            "consumer", m.min_partitions, m.max_partitions)
+    assert len(at.get("plotly_chart")) == 2 * (len(STRATEGIES) + len(SERVER_ASSIGNORS))
 
 
 def test_seed_a_matches_the_vectors() -> None:
@@ -76,3 +84,22 @@ def test_config_line_and_downloads() -> None:
     assert at.code[0].value == config_line("cooperative-sticky")
     assert "CooperativeStickyAssignor" in at.code[0].value
     assert len(at.get("download_button")) == 3
+
+
+def test_seed_d_server_assignors_equal_server_assign_at_every_step() -> None:
+    at = page("seed-d")
+    scenario = build_preset("seed-d")
+    assert any("group.protocol=consumer" in h.value for h in at.subheader)
+    assert any("ignore client.rack" in c.value and "roundrobin → uniform" in c.value for c in at.caption)
+    for step in range(len(scenario.steps)):
+        if step:
+            at.selectbox(key="assign.step").set_value(step).run()
+            assert not at.exception, at.exception
+        table = metrics_table(at)
+        for a in SERVER_ASSIGNORS:
+            result = server_assign(scenario, a).steps[step]
+            counts = [len(v) for v in result.assignment.values()]
+            row = table.loc[f"{a} (KIP-848)"]
+            assert row["moved (this step)"] == result.moved
+            assert (row["min partitions"], row["max partitions"]) == (min(counts), max(counts))
+            assert row["spread"] == max(counts) - min(counts)

@@ -6,8 +6,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import REPO, load_vectors
-from engine.presets import PRESETS
-from engine.scenario import STRATEGIES
+from engine.assignors.server import SERVER_ASSIGNORS, server_assign
+from engine.pause import ProtocolTimings, pause_report
+from engine.presets import PRESETS, build_preset
+from engine.scenario import STRATEGIES, TopicPartition
 
 PAGE = str(REPO / "pages" / "2_Rebalance.py")
 
@@ -43,7 +45,7 @@ def test_seed_d_after_c1_leaves_matches_the_vectors() -> None:
 @pytest.mark.parametrize("key", list(PRESETS))
 def test_every_preset_renders(key: str) -> None:
     at = page(key)
-    assert len(numbers(at)) == len(STRATEGIES)
+    assert len(numbers(at)) == len(STRATEGIES) + len(SERVER_ASSIGNORS)
 
 
 def test_event_timeline_crash_and_rejoin() -> None:
@@ -91,3 +93,35 @@ def test_static_member_restart_is_no_rebalance() -> None:
     at.button(key="rebalance.add_event").click().run()
     assert any("no rebalance" in i.value for i in at.info)
     assert not at.exception
+
+
+def _tps(assignment: dict[str, list[str]]) -> dict[str, list[TopicPartition]]:
+    return {m: [TopicPartition.parse(tp) for tp in tps] for m, tps in assignment.items()}
+
+
+def test_seed_d_server_rows_equal_server_assign_and_the_kip848_pause_model() -> None:
+    at = page("seed-d")
+    scenario = build_preset("seed-d")
+    table = numbers(at)
+    hb = at.number_input(key="rebalance.heartbeat_interval_ms")
+    timings = ProtocolTimings(int(at.number_input(key="rebalance.session_timeout_ms").value),
+                              int(at.number_input(key="rebalance.rejoin_ms").value),
+                              int(at.number_input(key="rebalance.sync_ms").value),
+                              int(at.number_input(key="rebalance.processing_ms").value), int(hb.value))
+    for a in SERVER_ASSIGNORS:
+        steps = server_assign(scenario, a).steps
+        row = table.loc[f"{a} (KIP-848)"]
+        assert row["protocol"] == "consumer (KIP-848)"
+        assert (row["moved"], row["moved from remaining"]) == (steps[1].moved, steps[1].moved_from_remaining)
+        pause = pause_report("consumer", _tps(steps[0].assignment), _tps(steps[1].assignment), timings)
+        assert row["consumer-seconds paused"] == round(pause.consumer_seconds, 3)
+        assert row["partition-seconds paused"] == round(pause.partition_seconds, 3)
+    # C1 leaves gracefully: only its partitions move (nothing is revoked from the members that stay), and each
+    # one waits from the end of C1's batch to its new owner's next heartbeat
+    uniform = table.loc["uniform (KIP-848)"]
+    assert uniform["partitions revoked"] == 0
+    assert uniform["partition-seconds paused"] == uniform["moved"] * timings.heartbeat_interval_ms / 1000
+    hb.set_value(1_000).run()
+    assert not at.exception, at.exception
+    assert numbers(at).loc["uniform (KIP-848)", "partition-seconds paused"] == uniform["moved"] * 1.0
+    assert len(at.get("plotly_chart")) == len(STRATEGIES) + 1

@@ -45,3 +45,40 @@ def test_bad_inputs() -> None:
         ProtocolTimings(rejoin_ms=-1)
     with pytest.raises(ScenarioError, match="'kip848'"):
         pause_report("kip848", BEFORE, AFTER_LEAVE, T)
+
+
+HB = ProtocolTimings(session_timeout_ms=10_000, rejoin_ms=3_000, sync_ms=500, processing_ms=1_000,
+                     heartbeat_interval_ms=3_000)
+
+
+def test_kip848_docstring_example_graceful_leave() -> None:
+    # C1 finishes its batch and sends its leave heartbeat at 1000; C0 gets t-2, t-3 on its next heartbeat at 4000
+    kip = pause_report("consumer", BEFORE, AFTER_LEAVE, HB)
+    assert kip.member_pauses == {"C0": ((1000, 4000),)}
+    assert kip.consumer_seconds == 3.0 and kip.partition_seconds == 6.0 and kip.paused_partitions == 2
+    assert kip.end_ms == 4000
+
+
+def test_kip848_a_moved_partition_waits_for_the_old_owners_revoke_then_the_new_owners_heartbeat() -> None:
+    # C2 joins at 0 and takes t-1 from C0: C0 learns at its next heartbeat (3000), finishes its batch and
+    # revokes (4000); C2 receives t-1 on its next heartbeat (7000).  C1 neither loses nor gains: never pauses.
+    after = {"C0": [TP("t", 0)], "C1": [TP("t", 2), TP("t", 3)], "C2": [TP("t", 1)]}
+    kip = pause_report("consumer", BEFORE, after, HB)
+    assert kip.member_pauses == {"C0": ((4000, 7000),), "C1": (), "C2": ((4000, 7000),)}
+    assert kip.paused_partitions == 1 and kip.partition_seconds == 3.0 and kip.consumer_seconds == 6.0
+    assert kip.end_ms == 7000
+    assert [p.name for p in kip.phases] == ["members' next heartbeat", "old owners finish batch, revoke",
+                                            "new owners' next heartbeat"]
+    faster = pause_report("consumer", BEFORE, after, ProtocolTimings(processing_ms=1_000, heartbeat_interval_ms=1_000))
+    assert faster.member_pauses["C2"] == ((2000, 3000),)
+
+
+def test_kip848_crash_waits_for_the_session_timeout_then_one_heartbeat() -> None:
+    kip = pause_report("consumer", BEFORE, AFTER_LEAVE, HB, crashed=["C1"])
+    assert kip.member_pauses == {"C0": ((0, 13_000),)}
+    assert kip.phases[0].end_ms == 10_000 and kip.end_ms == 13_000
+
+
+def test_kip848_heartbeat_interval_is_validated() -> None:
+    with pytest.raises(ScenarioError, match="heartbeat_interval_ms"):
+        ProtocolTimings(heartbeat_interval_ms=-5)

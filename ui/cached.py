@@ -17,11 +17,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine.charts.assignment import assignment_grid, load_bars
+from engine.assignors.server import ServerAssignResult, server_assign
+from engine.assignors.server_spec import PartitionAssignorError
 from engine.charts.rebalance import pause_timeline_figure, rebalance_animation
+from engine.errors import EngineError
 from engine.group import ReplayResult, replay
 from engine.metrics import BalanceMetrics, balance_metrics
 from engine.pause import PauseReport, ProtocolTimings, pause_report
-from engine.scenario import Scenario, loads_scenario
+from engine.scenario import Scenario, TopicPartition, loads_scenario
 
 
 def scenario_key(scenario_json: str) -> str:
@@ -98,8 +101,61 @@ def pause_cached(key: str, strategy: str, step: int, timings: ProtocolTimings, c
     return pause_report(protocol, result.steps[step - 1].assignment, cur.assignment, timings, crashed, cur.rounds)
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def server_cached(key: str, assignor: str, _scenario_json: str) -> ServerAssignResult:
+    """KIP-848 server-side target assignments (``uniform`` or ``range``) of every step.
+
+    Raises ``EngineError`` or ``PartitionAssignorError`` (not cached: Streamlit re-raises on the next call).
+    """
+    return server_assign(scenario_cached(key, _scenario_json), assignor)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def server_assignment(key: str, assignor: str, step: int, _scenario_json: str) -> dict[str, list[TopicPartition]]:
+    """One step's server target as ``TopicPartition`` lists (the shape the figures and metrics take)."""
+    result = server_cached(key, assignor, _scenario_json).steps[step]
+    return {m: [TopicPartition.parse(tp) for tp in tps] for m, tps in result.assignment.items()}
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def server_metrics_cached(key: str, assignor: str, step: int, _scenario_json: str) -> BalanceMetrics:
+    scenario = scenario_cached(key, _scenario_json)
+    return balance_metrics(server_assignment(key, assignor, step, _scenario_json), scenario.steps[step], scenario.weights)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def server_grid_figure(key: str, assignor: str, step: int, _scenario_json: str) -> go.Figure:
+    state = scenario_cached(key, _scenario_json).steps[step]
+    return frozen(assignment_grid(server_assignment(key, assignor, step, _scenario_json), state.topics, state.member_ids))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def server_bars_figure(key: str, assignor: str, step: int, _scenario_json: str) -> go.Figure:
+    m = server_metrics_cached(key, assignor, step, _scenario_json)
+    return frozen(load_bars(m.partitions_per_member, m.load_per_member))
+
+
+def server_revoked(key: str, assignor: str, step: int, _scenario_json: str) -> int:
+    """Partitions the step takes away from members that stay (current target minus new target)."""
+    r = server_cached(key, assignor, _scenario_json).steps[step]
+    return sum(len(set(r.current_assignment.get(m, ())) - set(tps)) for m, tps in r.assignment.items())
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def server_pause_cached(key: str, assignor: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...],
+                        _scenario_json: str) -> PauseReport:
+    before = server_assignment(key, assignor, step - 1, _scenario_json)
+    after = server_assignment(key, assignor, step, _scenario_json)
+    return pause_report("consumer", before, after, timings, crashed)
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def pause_figure(key: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...], _scenario_json: str) -> go.Figure:
     eager = pause_cached(key, "sticky", step, timings, crashed, _scenario_json)
     coop = pause_cached(key, "cooperative-sticky", step, timings, crashed, _scenario_json)
-    return frozen(pause_timeline_figure({"eager (sticky)": eager, "cooperative (cooperative-sticky)": coop}))
+    reports = {"eager (sticky)": eager, "cooperative (cooperative-sticky)": coop}
+    try:
+        reports["consumer KIP-848 (uniform)"] = server_pause_cached(key, "uniform", step, timings, crashed, _scenario_json)
+    except (EngineError, PartitionAssignorError):
+        pass  # the page reports the server assignor's error in its table
+    return frozen(pause_timeline_figure(reports))
