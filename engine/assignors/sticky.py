@@ -249,9 +249,11 @@ class ConstrainedAssignmentBuilder:
         out: list[TopicPartition] = []
         for topic in sorted(self.partitions_per_topic, key=self.topic_keys.__getitem__):
             count = self.partitions_per_topic[topic]
-            if assigned_per_topic[topic] == count:
+            kept = assigned_per_topic[topic]
+            if kept == count:
                 continue  # every partition of the topic is kept by its owner
-            out += [tp for tp in topic_partitions(topic, count) if tp not in assigned]
+            partitions = topic_partitions(topic, count)
+            out += [tp for tp in partitions if tp not in assigned] if kept else partitions
         return out
 
     def _assign_rack_aware_round_robin(self, unassigned: list[TopicPartition]) -> list[TopicPartition]:
