@@ -42,3 +42,15 @@ def spark() -> Iterator[Any]:
     session = get_session(SessionOptions(master="local[2]", shuffle_partitions=4, driver_memory="1g"))
     yield session
     session.stop()
+
+
+def open_page(page_file: str, preset: str | None = None) -> Any:
+    """AppTest of ``pages/<page_file>`` after a first run, optionally with a sidebar preset loaded."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(REPO / "pages" / page_file), default_timeout=120).run()
+    assert not at.exception, at.exception
+    if preset:
+        at.selectbox(key="sidebar.preset").set_value(preset).run()
+        assert not at.exception, at.exception
+    return at

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO, load_vectors
+from conftest import load_vectors, open_page
 from engine.assignors.server import SERVER_ASSIGNORS, server_assign
 from engine.explain import config_line
 from engine.group import replay
@@ -13,16 +13,8 @@ from engine.metrics import balance_metrics
 from engine.presets import PRESETS, build_preset
 from engine.scenario import STRATEGIES, TopicPartition
 
-PAGE = str(REPO / "pages" / "1_Assignments.py")
-
-
 def page(preset: str | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
-    assert not at.exception, at.exception
-    if preset:
-        at.selectbox(key="sidebar.preset").set_value(preset).run()
-        assert not at.exception, at.exception
-    return at
+    return open_page("1_Assignments.py", preset)
 
 
 def metrics_table(at: AppTest):

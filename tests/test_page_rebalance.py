@@ -5,22 +5,14 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO, load_vectors
+from conftest import load_vectors, open_page
 from engine.assignors.server import SERVER_ASSIGNORS, server_assign
 from engine.pause import ProtocolTimings, pause_report
 from engine.presets import PRESETS, build_preset
 from engine.scenario import STRATEGIES, TopicPartition
 
-PAGE = str(REPO / "pages" / "2_Rebalance.py")
-
-
 def page(preset: str | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
-    assert not at.exception, at.exception
-    if preset:
-        at.selectbox(key="sidebar.preset").set_value(preset).run()
-        assert not at.exception, at.exception
-    return at
+    return open_page("2_Rebalance.py", preset)
 
 
 def numbers(at: AppTest):
