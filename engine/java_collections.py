@@ -113,17 +113,7 @@ class JavaHashMap(Generic[K, V]):
         if entry is not None:
             self._entries[key] = (entry[0], entry[1], value)
             return
-        spread = hashmap_spread(self._hash(key))
-        self._seq += 1
-        self._entries[key] = (spread, self._seq, value)
-        self._order = None
-        bucket = spread & (self._capacity - 1)
-        self._buckets[bucket] = self._buckets.get(bucket, 0) + 1
-        if self._buckets[bucket] > TREEIFY_THRESHOLD:
-            if self._capacity < MIN_TREEIFY_CAPACITY:
-                self._resize()
-            else:
-                self.treeified = True
+        self._link(key, value, at_head=False)
         if len(self._entries) > self._capacity * 0.75 and self._capacity < HASHMAP_MAX_CAPACITY:
             self._resize()
 
@@ -136,9 +126,15 @@ class JavaHashMap(Generic[K, V]):
         if entry is not None:
             return entry[2]
         value = factory()
+        self._link(key, value, at_head=True)  # before every key already in the bucket
+        return value
+
+    def _link(self, key: K, value: V, at_head: bool) -> None:
+        """Add a new key to its bucket (tail for ``put``, head for ``computeIfAbsent``); a bucket
+        growing past 8 keys resizes a table shorter than 64, else treeifies (not modelled)."""
         spread = hashmap_spread(self._hash(key))
         self._seq += 1
-        self._entries[key] = (spread, -self._seq, value)  # before every key already in the bucket
+        self._entries[key] = (spread, -self._seq if at_head else self._seq, value)
         self._order = None
         bucket = spread & (self._capacity - 1)
         self._buckets[bucket] = self._buckets.get(bucket, 0) + 1
@@ -147,7 +143,6 @@ class JavaHashMap(Generic[K, V]):
                 self._resize()
             else:
                 self.treeified = True
-        return value
 
     def _resize(self) -> None:
         self._capacity <<= 1
