@@ -14,14 +14,14 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engine.assignors import range as range_assignor
-from engine.assignors import roundrobin as roundrobin_assignor
-from engine.assignors.common import Cluster, Subscription
-from engine.assignors.cooperative import CooperativeStickyAssignor
-from engine.assignors.sticky import StickyAssignor
+from engine.consumer.assignors import range as range_assignor
+from engine.consumer.assignors import roundrobin as roundrobin_assignor
+from engine.consumer.assignors.common import Cluster, Subscription
+from engine.consumer.assignors.cooperative import CooperativeStickyAssignor
+from engine.consumer.assignors.sticky import StickyAssignor
+from engine.consumer.group import GroupReplay, _subscription, cluster_of
 from engine.gcpause import gc_paused
-from engine.group import GroupReplay, _subscription, cluster_of
-from engine.java import string_hashmap_order
+from engine.java.strings import string_hashmap_order
 from engine.scenario import GroupState, Member
 
 KAFKA_MS: dict[tuple[str, str], float] = {

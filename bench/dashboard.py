@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from engine.charts.rebalance import rebalance_animation
-from engine.group import replay
+from engine.consumer.group import replay
 from engine.scenario import parse_scenario
 
 REPO = Path(__file__).resolve().parent.parent

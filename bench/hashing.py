@@ -22,8 +22,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from engine import hashing
-from engine.keysample import uuid4_strings
+from engine.producer.arrow import NUMBA_MIN_KEYS, numba_available, partitions_for_arrow, set_compiled
+from engine.producer.keysample import uuid4_strings
+from engine.producer.murmur2 import partition_for_key
 
 PARTITIONS = 12
 SUBSET = 200_000  # keys timed on the per-key Python paths
@@ -75,8 +76,8 @@ def kafka_python_murmur2_copy(data: bytes) -> int:
 
 def baseline_murmur2() -> tuple[Callable[[bytes], int], str]:
     try:
-        from kafka.partitioner.default import murmur2
         import kafka
+        from kafka.partitioner.default import murmur2
 
         return murmur2, f"kafka-python {kafka.__version__} (pip package)"
     except ImportError:
@@ -110,20 +111,20 @@ def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 def measure(name: str, keys: pa.Array, repeat: int, baseline: Callable[[bytes], int]) -> list[dict[str, Any]]:
     n = len(keys)
     rows = []
-    hashing.set_compiled(True)
-    hashing.partitions_for_arrow(keys.slice(0, hashing.NUMBA_MIN_KEYS), PARTITIONS)  # load/compile once
-    t, compiled = best_of(lambda: hashing.partitions_for_arrow(keys, PARTITIONS), repeat)
-    rows.append(dict(data=name, keys=n, path="vectorised, numba on Arrow buffers" if hashing.numba_available()
+    set_compiled(True)
+    partitions_for_arrow(keys.slice(0, NUMBA_MIN_KEYS), PARTITIONS)  # load/compile once
+    t, compiled = best_of(lambda: partitions_for_arrow(keys, PARTITIONS), repeat)
+    rows.append(dict(data=name, keys=n, path="vectorised, numba on Arrow buffers" if numba_available()
                      else "vectorised (numba unavailable: numpy)", seconds=t, timed=n))
-    hashing.set_compiled(False)
-    t_np, plain = best_of(lambda: hashing.partitions_for_arrow(keys, PARTITIONS), 1)
-    hashing.set_compiled(True)
+    set_compiled(False)
+    t_np, plain = best_of(lambda: partitions_for_arrow(keys, PARTITIONS), 1)
+    set_compiled(True)
     rows.append(dict(data=name, keys=n, path="vectorised, numpy fallback", seconds=t_np, timed=n))
     assert (compiled == plain).all(), "numba and numpy paths disagree"
     subset = keys.slice(0, min(SUBSET, n))
     raw = [s.encode() for s in subset.to_pylist()]
-    t_s, scalar = best_of(lambda: [hashing.partition_for_key(k, PARTITIONS) for k in raw], 1)
-    rows.append(dict(data=name, keys=n, path="scalar engine.hashing.partition_for_key", seconds=t_s * n / len(raw),
+    t_s, scalar = best_of(lambda: [partition_for_key(k, PARTITIONS) for k in raw], 1)
+    rows.append(dict(data=name, keys=n, path="scalar engine.partition_for_key", seconds=t_s * n / len(raw),
                      timed=len(raw)))
     t_b, base = best_of(lambda: [(baseline(k) & 0x7FFFFFFF) % PARTITIONS for k in raw], 1)
     rows.append(dict(data=name, keys=n, path="baseline", seconds=t_b * n / len(raw), timed=len(raw)))
@@ -149,7 +150,7 @@ def main(argv: list[str]) -> None:
     baseline, baseline_name = baseline_murmur2()
     rng = np.random.default_rng(20240926)
     start = time.perf_counter()
-    hashing.partitions_for_arrow(user_ids(hashing.NUMBA_MIN_KEYS, rng), PARTITIONS)
+    partitions_for_arrow(user_ids(NUMBA_MIN_KEYS, rng), PARTITIONS)
     print(f"numba kernels loaded in {time.perf_counter() - start:.2f} s (first call; on-disk cache after the first run)")
     rows: list[dict[str, Any]] = []
     for count, repeat in [(1_000_000, 3)] + ([] if args.quick else [(10_000_000, 2)]):

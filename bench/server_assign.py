@@ -13,8 +13,8 @@ import random
 import statistics
 import time
 
-from engine.assignors.server import server_assign
-from engine.replicas import Broker, assign_replicas_to_brokers
+from engine.coordinator.target_assignment import server_assign
+from engine.server.replicas import Broker, assign_replicas_to_brokers
 
 SIZES = ((1_000, 50, 10), (10_000, 200, 50), (100_000, 1_000, 100))  # partitions, members, topics
 

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench timing_wheel                      # random order, then descending
     .venv/bin/python -m bench.timing_wheel --sizes 10000 100000 --orders random
 
-Both timers are the engine's own pure-Python code (engine.timing_wheel: the untraced WheelTimer
+Both timers are the engine's own pure-Python code (engine.server.timer: the untraced WheelTimer
 and HeapTimer, sharing the same JDK-style heap), so the ratio compares algorithms, not languages.
 ``heapq`` (C) is printed as a reference for what a C heap does in the same interpreter.
 """
@@ -14,7 +14,8 @@ import argparse
 import heapq
 import time
 
-from engine.timing_wheel import WheelConfig, cost_delays, measure_costs
+from engine.server.timer.cost import cost_delays, measure_costs
+from engine.server.timer.model import WheelConfig
 
 DEFAULT_SIZES = (10_000, 100_000, 1_000_000)
 DEFAULT_ORDERS = ("random", "descending")

@@ -20,13 +20,14 @@ _PUBLIC = {
     # errors
     "EngineError": "engine.errors", "ScenarioError": "engine.errors", "LimitError": "engine.errors",
     # client assignment over rebalances
-    "replay": "engine.group", "assign_once": "engine.group", "ReplayResult": "engine.group",
-    "StepResult": "engine.group", "violations": "engine.assignors.invariants",
+    "replay": "engine.consumer.group", "assign_once": "engine.consumer.group", "ReplayResult": "engine.consumer.group",
+    "StepResult": "engine.consumer.group", "violations": "engine.consumer.invariants",
     # KIP-848 server assignors, replicas
-    "server_assign": "engine.assignors.server", "assign_replicas_to_brokers": "engine.replicas",
+    "server_assign": "engine.coordinator.target_assignment", "assign_replicas_to_brokers": "engine.server.replicas",
     # keys
-    "murmur2": "engine.hashing", "partition_for_key": "engine.hashing", "partitions_for_arrow": "engine.hashing",
-    "coordinator_partition": "engine.hashing",
+    "murmur2": "engine.producer.murmur2", "partition_for_key": "engine.producer.murmur2",
+    "partitions_for_arrow": "engine.producer.arrow",
+    "coordinator_partition": "engine.coordinator.offsets_partition",
 }
 
 __all__ = sorted(_PUBLIC)

@@ -36,12 +36,12 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "assign": Command("engine.group", "cli_assign", True, "client-side group assignment over rebalance steps"),
-    "hash": Command("engine.hashing", "cli_hash", False, "Kafka's murmur2 key partitioner"),
-    "coordinator": Command("engine.hashing", "cli_coordinator", False, "__consumer_offsets partition of group ids"),
-    "wheel": Command("engine.timing_wheel", "cli_wheel", True, "Kafka's hierarchical timing wheel, virtual time"),
-    "replicas": Command("engine.replicas", "cli_replicas", True, "AdminUtils replica placement"),
-    "server-assign": Command("engine.assignors.server", "cli_server_assign", True, "KIP-848 server-side assignors"),
+    "assign": Command("engine.consumer.group", "cli_assign", True, "client-side group assignment over rebalance steps"),
+    "hash": Command("engine.producer.cli", "cli_hash", False, "Kafka's murmur2 key partitioner"),
+    "coordinator": Command("engine.coordinator.offsets_partition", "cli_coordinator", False, "__consumer_offsets partition of group ids"),
+    "wheel": Command("engine.server.timer.cases", "cli_wheel", True, "Kafka's hierarchical timing wheel, virtual time"),
+    "replicas": Command("engine.server.replicas", "cli_replicas", True, "AdminUtils replica placement"),
+    "server-assign": Command("engine.coordinator.target_assignment", "cli_server_assign", True, "KIP-848 server-side assignors"),
 }
 
 

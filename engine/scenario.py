@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from engine.errors import ScenarioError
-from engine.java import string_compare_key
+from engine.java.strings import string_compare_key
 
 MAX_PARTITIONS_PER_TOPIC = 100_000
 MAX_PARTITIONS_TOTAL = 2_000_000

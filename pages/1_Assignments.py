@@ -8,11 +8,11 @@ import json
 import pandas as pd
 import streamlit as st
 
-from engine.assignors.server import SERVER_ASSIGNORS, equivalent_server_assignor
-from engine.assignors.server_spec import PartitionAssignorError
+from engine.consumer.events import step_labels
+from engine.consumer.explain import ASSIGNOR_CLASSES, STRATEGY_LABELS, WHY, callouts_for, config_line
+from engine.coordinator.group_spec import PartitionAssignorError
+from engine.coordinator.target_assignment import SERVER_ASSIGNORS, equivalent_server_assignor
 from engine.errors import EngineError
-from engine.events import step_labels
-from engine.explain import ASSIGNOR_CLASSES, STRATEGY_LABELS, WHY, callouts_for, config_line
 from engine.scenario import STRATEGIES
 from ui.cached import (
     bars_figure,

@@ -7,10 +7,7 @@ import zlib
 import pandas as pd
 import streamlit as st
 
-from engine.assignors.server import SERVER_ASSIGNORS
-from engine.assignors.server_spec import PartitionAssignorError
-from engine.errors import EngineError, ScenarioError
-from engine.events import (
+from engine.consumer.events import (
     AddMember,
     AddPartitions,
     ChangeSubscription,
@@ -20,9 +17,12 @@ from engine.events import (
     build_timeline,
     step_labels,
 )
-from engine.explain import PROTOCOLS, STRATEGY_LABELS
-from engine.metrics import revoked_eager
-from engine.pause import MAX_TIMING_MS, ProtocolTimings
+from engine.consumer.explain import PROTOCOLS, STRATEGY_LABELS
+from engine.consumer.metrics import revoked_eager
+from engine.consumer.pause import MAX_TIMING_MS, ProtocolTimings
+from engine.coordinator.group_spec import PartitionAssignorError
+from engine.coordinator.target_assignment import SERVER_ASSIGNORS
+from engine.errors import EngineError, ScenarioError
 from engine.scenario import STRATEGIES, dumps_scenario
 from ui.cached import (
     animation_figure,

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import hashlib
 
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from engine import hashing, keysample, producer
 from engine.charts import keys as charts
+from engine.coordinator.offsets_partition import MAX_CLI_GROUP_IDS, cli_coordinator
 from engine.errors import EngineError
+from engine.producer import keysample
+from engine.producer import null_keys as producer
+from engine.producer.partitioners import PARTITIONERS, UNHASHED, client_partitions
+from engine.producer.remap import client_disagreement, remap_curve, remap_share
 from ui.layout import page_setup
 
 MAX_PAGE_PARTITIONS = 10_000
@@ -48,12 +51,12 @@ def uploaded_keys(data: bytes, name: str, column: str | None) -> pa.Array:
 
 @st.cache_data(show_spinner="Hashing keys…", max_entries=32)
 def placements(_keys: pa.Array, sample_id: str, partitions: int, partitioner: str) -> np.ndarray:
-    return hashing.client_partitions(_keys, partitions, partitioner)
+    return client_partitions(_keys, partitions, partitioner)
 
 
 @st.cache_data(show_spinner="Computing remaps…", max_entries=16)
-def remap_curve(_keys: pa.Array, sample_id: str, from_partitions: int, counts: tuple[int, ...]) -> list[tuple[int, float]]:
-    return hashing.remap_curve(_keys, from_partitions, counts)
+def remap_curve_cached(_keys: pa.Array, sample_id: str, from_partitions: int, counts: tuple[int, ...]) -> list[tuple[int, float]]:
+    return remap_curve(_keys, from_partitions, counts)
 
 
 @st.cache_data(show_spinner="Simulating the producer…", max_entries=16)
@@ -102,8 +105,8 @@ def key_source() -> tuple[pa.Array | None, str]:
 
 
 def histogram_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
-    chosen = st.multiselect("Partitioners", list(hashing.PARTITIONERS), default=["java", "consistent_random"],
-                            format_func=hashing.PARTITIONERS.get, key="keys.partitioners")
+    chosen = st.multiselect("Partitioners", list(PARTITIONERS), default=["java", "consistent_random"],
+                            format_func=PARTITIONERS.get, key="keys.partitioners")
     if not chosen:
         st.error("Partitioners: choose at least one.")
         return
@@ -116,13 +119,13 @@ def histogram_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
         rows.append({"partitioner": name, "max / mean": round(s.max_over_mean, 3), "CV": round(s.cv, 3),
                      "empty partitions": s.empty_partitions,
                      "hottest partitions": ", ".join(f"{p} ({c:,})" for p, c in s.hottest[:3]),
-                     "records left to sticky/random": int((placed == hashing.UNHASHED).sum())})
+                     "records left to sticky/random": int((placed == UNHASHED).sum())})
     st.plotly_chart(charts.partition_histogram(counts), key="keys.histogram_chart")
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="keys.skew_table")
     st.caption("Records the hash does not place (null keys; empty keys under consistent_random) go to the "
                "sticky partitioner (see *Null keys over time*) and are left out of the histogram.")
     hot = keysample.hottest_keys(keys, 10)
-    java = hashing.client_partitions(pa.array([k for k, _ in hot], pa.string()), partitions, "java")
+    java = client_partitions(pa.array([k for k, _ in hot], pa.string()), partitions, "java")
     st.markdown("**Hottest keys**")
     st.dataframe(pd.DataFrame({"key": [("<null>" if k is None else k) for k, _ in hot],
                                "records": [c for _, c in hot],
@@ -138,19 +141,19 @@ def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
     target = int(c1.number_input("New partition count M", 1, MAX_PAGE_PARTITIONS, partitions * 2 if partitions < 5000
                                  else partitions, key="keys.remap_to",
                                  help=f"1 to {MAX_PAGE_PARTITIONS:,}"))
-    share = hashing.remap_share(keys, partitions, target)
+    share = remap_share(keys, partitions, target)
     top = min(MAX_PAGE_PARTITIONS, max(2 * partitions, target, 12))
     step = max(1, top // MAX_REMAP_POINTS)
     counts = tuple(sorted(set(range(1, top + 1, step)) | {target, partitions}))
     c1.metric(f"Keys that move {partitions} -> {target}", f"{100 * share:.1f}%",
               help="Those keys' new records go to a different partition than their old ones: per-key order "
                    "is broken across the change until the old records are consumed.")
-    disagreement = hashing.client_disagreement(keys, partitions, "java", "consistent_random")
+    disagreement = client_disagreement(keys, partitions, "java", "consistent_random")
     c2.metric("Java vs librdkafka default: different partition", f"{100 * disagreement:.1f}%",
               help="Share of keyed records a Java producer and a librdkafka producer with the default "
                    "partitioner (consistent_random, CRC32) send to different partitions. Set "
                    "partitioner=murmur2_random in librdkafka to agree with Java.")
-    st.plotly_chart(charts.remap_chart(remap_curve(keys, sample_id, partitions, counts), partitions, target),
+    st.plotly_chart(charts.remap_chart(remap_curve_cached(keys, sample_id, partitions, counts), partitions, target),
                     key="keys.remap_chart")
     st.caption("Going from N to a multiple k·N keeps 1/k of the keys in place (p mod N is preserved); "
                "any other change moves about 1 - 1/M of them.")
@@ -200,11 +203,11 @@ def coordinator_section() -> None:
                 "(Java `String.hashCode` over UTF-16; `Utils.abs(Integer.MIN_VALUE)` is 0).")
     c1, c2 = st.columns([3, 1])
     text = c1.text_area("Group ids, one per line", "my-group\nconsole-consumer-12345\npolygenelubricants",
-                        key="keys.group_ids", help=f"At most {hashing.MAX_CLI_GROUP_IDS:,} ids")
+                        key="keys.group_ids", help=f"At most {MAX_CLI_GROUP_IDS:,} ids")
     n = c2.number_input("offsets.topic.num.partitions", 1, 10_000, 50, key="keys.offsets_partitions")
     ids = [line.rstrip("\r") for line in text.split("\n") if line.strip()]
     try:
-        result = hashing.cli_coordinator({"group_ids": ids, "offsets_partitions": int(n)})
+        result = cli_coordinator({"group_ids": ids, "offsets_partitions": int(n)})
     except EngineError as exc:
         st.error(str(exc))
         return

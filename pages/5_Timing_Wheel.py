@@ -8,9 +8,33 @@ import json
 import pandas as pd
 import streamlit as st
 
-from engine import timing_wheel as tw
 from engine.charts import timing_wheel as charts
 from engine.errors import EngineError, LimitError, ScenarioError
+from engine.server.timer.cases import trace_to_dict
+from engine.server.timer.cost import CostRow, measure_costs
+from engine.server.timer.driver import simulate
+from engine.server.timer.frames import WheelFrame, wheel_frames
+from engine.server.timer.model import (
+    MAX_PAGE_TASKS,
+    MAX_PAGE_WHEEL_SIZE,
+    MAX_TICK_MS,
+    MAX_TRACED_TASKS,
+    MAX_WHEEL_SIZE,
+    MIN_WHEEL_SIZE,
+    TaskSpec,
+    WheelConfig,
+    WheelTrace,
+)
+from engine.server.timer.validation import validate, validate_config
+from engine.server.timer.workloads import (
+    FETCH_MAX_WAIT_MS,
+    HEARTBEAT_INTERVAL_MS,
+    REQUEST_TIMEOUT_MS,
+    SESSION_TIMEOUT_MS,
+    kafka_preset,
+    parse_task_lines,
+    random_tasks,
+)
 from ui.layout import page_setup
 
 STEP = "wheel.step"
@@ -36,26 +60,26 @@ st.markdown(
 
 
 @st.cache_data(show_spinner="Running the wheel…", max_entries=16)
-def run_wheel(config: tw.WheelConfig, tasks: tuple[tw.TaskSpec, ...]) -> tuple[tw.WheelTrace, list[tw.WheelFrame]]:
-    trace = tw.simulate(config, list(tasks))
-    return trace, tw.wheel_frames(trace)
+def run_wheel(config: WheelConfig, tasks: tuple[TaskSpec, ...]) -> tuple[WheelTrace, list[WheelFrame]]:
+    trace = simulate(config, list(tasks))
+    return trace, wheel_frames(trace)
 
 
 @st.cache_resource(show_spinner="Building the animation…", max_entries=8)  # shared, never mutated: no copy
-def animation(config: tw.WheelConfig, tasks: tuple[tw.TaskSpec, ...], first: int, window: int, levels: int):
+def animation(config: WheelConfig, tasks: tuple[TaskSpec, ...], first: int, window: int, levels: int):
     _, frames = run_wheel(config, tasks)
     return charts.wheel_animation(frames[first:first + window], config, levels)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[tw.CostRow]:
-    return tw.measure_costs(count, seed=1, config=tw.WheelConfig(tick_ms, wheel_size, 0), order=order)
+def costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[CostRow]:
+    return measure_costs(count, seed=1, config=WheelConfig(tick_ms, wheel_size, 0), order=order)
 
 
-def tasks_from_widgets(start_ms: int) -> tuple[tw.TaskSpec, ...]:
+def tasks_from_widgets(start_ms: int) -> tuple[TaskSpec, ...]:
     source = st.radio("Tasks", ["Kafka preset", "Random batch", "By hand"], horizontal=True, key="wheel.source",
-                      help=f"At most {tw.MAX_PAGE_TASKS:,} tasks on this page (the CLI takes "
-                           f"{tw.MAX_TRACED_TASKS:,}).")
+                      help=f"At most {MAX_PAGE_TASKS:,} tasks on this page (the CLI takes "
+                           f"{MAX_TRACED_TASKS:,}).")
     if source == "Kafka preset":
         c1, c2, c3 = st.columns(3)
         duration = c1.number_input("Duration (ms)", value=20_000, step=1_000, key="wheel.preset_duration",
@@ -63,55 +87,55 @@ def tasks_from_widgets(start_ms: int) -> tuple[tw.TaskSpec, ...]:
         members = c2.number_input("Group members", value=3, step=1, key="wheel.preset_members",
                                   help="1..10; the last one stops heart-beating halfway.")
         seed = c3.number_input("Seed", value=7, step=1, key="wheel.preset_seed")
-        st.caption(f"produce (acks=all) waits up to request.timeout.ms = {tw.REQUEST_TIMEOUT_MS:,} ms, 95% complete "
-                   f"after 2–60 ms; fetch waits up to fetch.max.wait.ms = {tw.FETCH_MAX_WAIT_MS} ms, 60% complete "
-                   f"early; heartbeats every {tw.HEARTBEAT_INTERVAL_MS:,} ms against session.timeout.ms = "
-                   f"{tw.SESSION_TIMEOUT_MS:,} ms (each one completes the previous). Completed operations are "
+        st.caption(f"produce (acks=all) waits up to request.timeout.ms = {REQUEST_TIMEOUT_MS:,} ms, 95% complete "
+                   f"after 2–60 ms; fetch waits up to fetch.max.wait.ms = {FETCH_MAX_WAIT_MS} ms, 60% complete "
+                   f"early; heartbeats every {HEARTBEAT_INTERVAL_MS:,} ms against session.timeout.ms = "
+                   f"{SESSION_TIMEOUT_MS:,} ms (each one completes the previous). Completed operations are "
                    "cancelled: O(1) unlinking from their bucket.")
         if not 1_000 <= duration <= 60_000 or not 1 <= members <= 10:
             raise ScenarioError(f"preset: duration must be 1,000..60,000 ms and members 1..10, got "
                                    f"{duration:,} ms and {members}")
-        return tuple(tw.kafka_preset(int(seed), int(duration), int(members), start_ms=start_ms))
+        return tuple(kafka_preset(int(seed), int(duration), int(members), start_ms=start_ms))
     if source == "Random batch":
         c1, c2, c3, c4 = st.columns(4)
         count = c1.number_input("Tasks", value=60, step=10, key="wheel.random_count",
-                                help=f"0..{tw.MAX_PAGE_TASKS:,} on this page")
+                                help=f"0..{MAX_PAGE_TASKS:,} on this page")
         max_delay = c2.number_input("Max delay (ms)", value=2_000, step=100, key="wheel.random_max_delay",
                                     help="Delays are uniform in 0..max.")
         spread = c3.number_input("Added over (ms)", value=0, step=100, key="wheel.random_spread",
                                  help="0 = all added at the start; otherwise add times are uniform over this span.")
         seed = c4.number_input("Seed", value=1, step=1, key="wheel.random_seed")
-        if count > tw.MAX_PAGE_TASKS or count < 0:
-            raise LimitError(f"tasks: 0..{tw.MAX_PAGE_TASKS:,} on this page, got {count:,}")
-        return tuple(tw.random_tasks(int(count), int(seed), int(max_delay), int(spread), start_ms))
+        if count > MAX_PAGE_TASKS or count < 0:
+            raise LimitError(f"tasks: 0..{MAX_PAGE_TASKS:,} on this page, got {count:,}")
+        return tuple(random_tasks(int(count), int(seed), int(max_delay), int(spread), start_ms))
     text = st.text_area("One task per line: id, delay_ms[, add_at_ms[, cancel_at_ms]]", value=DEFAULT_HAND,
                         height=160, key="wheel.hand",
                         help="add_at_ms must not go back in time; cancel_at_ms = the operation completes then.")
-    return tuple(tw.parse_task_lines(text))
+    return tuple(parse_task_lines(text))
 
 
 # --------------------------------------------------------------------------- inputs
 
 c1, c2, c3 = st.columns(3)
 tick = c1.number_input("tick_ms", value=1, step=1, key="wheel.tick_ms",
-                       help=f"Level 0's bucket width, 1..{tw.MAX_TICK_MS:,} ms (Kafka: 1).")
+                       help=f"Level 0's bucket width, 1..{MAX_TICK_MS:,} ms (Kafka: 1).")
 size = c2.number_input("wheel_size", value=20, step=1, key="wheel.wheel_size",
-                       help=f"Buckets per level, {tw.MIN_WHEEL_SIZE}..{tw.MAX_PAGE_WHEEL_SIZE} on this page (Kafka: 20).")
+                       help=f"Buckets per level, {MIN_WHEEL_SIZE}..{MAX_PAGE_WHEEL_SIZE} on this page (Kafka: 20).")
 start = c3.number_input("start_ms", value=0, step=1, key="wheel.start_ms",
                         help="The timer's start time; its wheels start at it rounded down to a tick.")
-config = tw.WheelConfig(int(tick), int(size), int(start))
+config = WheelConfig(int(tick), int(size), int(start))
 try:
-    tw.validate_config(config)
-    if config.wheel_size > tw.MAX_PAGE_WHEEL_SIZE:
-        raise LimitError(f"wheel_size: at most {tw.MAX_PAGE_WHEEL_SIZE} on this page (the CLI takes "
-                            f"{tw.MAX_WHEEL_SIZE:,}), got {config.wheel_size:,}")
+    validate_config(config)
+    if config.wheel_size > MAX_PAGE_WHEEL_SIZE:
+        raise LimitError(f"wheel_size: at most {MAX_PAGE_WHEEL_SIZE} on this page (the CLI takes "
+                            f"{MAX_WHEEL_SIZE:,}), got {config.wheel_size:,}")
 except EngineError as exc:
     st.error(str(exc), icon="🚫")
     st.stop()
 
 try:
     tasks = tasks_from_widgets(config.start_ms)
-    tw.validate(config, tasks, tw.MAX_PAGE_TASKS)
+    validate(config, tasks, MAX_PAGE_TASKS)
 except EngineError as exc:
     st.error(str(exc), icon="🚫")
     st.stop()
@@ -197,7 +221,7 @@ with tab_cost:
     huge = o3.toggle("Add 10⁶ tasks (about a minute)", key="wheel.cost_1e6")
     sizes = [*COST_SIZES, *([100_000] if big or huge else []), *([1_000_000] if huge else [])]
     progress = st.progress(0.0, text="Measuring…")
-    rows: list[tw.CostRow] = []
+    rows: list[CostRow] = []
     for i, n in enumerate(sizes):
         progress.progress(i / len(sizes), text=f"Measuring {n:,} tasks…")
         rows += costs(n, config.tick_ms, config.wheel_size, order)
@@ -221,7 +245,7 @@ with tab_cost:
                        "text/csv", key="wheel.download_costs")
 
 with tab_tasks:
-    result = tw.trace_to_dict(trace)
+    result = trace_to_dict(trace)
     st.dataframe(pd.DataFrame([{"task": t.task_id, "delay_ms": t.delay_ms, "added_at_ms": t.added_at_ms,
                                 "expiration_ms": t.expiration_ms,
                                 "inserted": "at once" if t.inserted.fired else

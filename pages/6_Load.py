@@ -163,8 +163,8 @@ if stored is None:
     st.info("Choose the data and counts, then run the job. The first run starts Spark (about 10–30 s).")
     st.stop()
 
-from engine.charts import load as charts  # noqa: E402
-from engine.spark.report import max_consumer_load, recommend  # noqa: E402
+from engine.charts import load as charts
+from engine.spark.report import max_consumer_load, recommend
 
 config, result = stored
 report = result.report

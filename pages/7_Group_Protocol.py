@@ -9,10 +9,14 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts.protocol import restart_comparison, restart_timeline, sequence_figure
-from engine.errors import EngineError
-from engine.group import assign_once
-from engine.membership import MAX_RESTART_MEMBERS, RollingRestartConfig, compare_rolling_restarts, rolling_restart
-from engine.protocol import (
+from engine.consumer.group import assign_once
+from engine.consumer.membership import (
+    MAX_RESTART_MEMBERS,
+    RollingRestartConfig,
+    compare_rolling_restarts,
+    rolling_restart,
+)
+from engine.consumer.protocol import (
     REBALANCE_TRIGGERS,
     Timeouts,
     coordinator_partition,
@@ -20,6 +24,7 @@ from engine.protocol import (
     rolling_upgrade,
     walkthrough,
 )
+from engine.errors import EngineError
 from engine.scenario import STRATEGIES, GroupState, Scenario, dumps_scenario, loads_scenario
 from ui.layout import page_setup
 from ui.sidebar import render_sidebar
@@ -167,4 +172,4 @@ elif strategies:
         st.caption("Dynamic members send LeaveGroup on close and JoinGroup on start: two rebalances each. A static "
                    "member back within session.timeout.ms gets its cached assignment: none. Longer, its session "
                    "expires (one rebalance without it) and it rejoins as a new member (a second one). Consumer-seconds "
-                   "= other members' rebalance pauses (engine.pause model) + each restarting member's own downtime.")
+                   "= other members' rebalance pauses (engine.consumer.pause model) + each restarting member's own downtime.")

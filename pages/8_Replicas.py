@@ -11,7 +11,7 @@ import streamlit as st
 
 from engine.charts.replicas import leader_counts_figure, replica_matrix
 from engine.errors import EngineError
-from engine.replicas import (
+from engine.server.replicas import (
     Broker,
     KafkaAdminError,
     assign_replicas_to_brokers,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import REPO
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO
 from engine.presets import PRESETS, build_preset
 from engine.scenario import dumps_scenario, loads_scenario
 from ui.builder import members_frame, tables_to_scenario, topics_frame

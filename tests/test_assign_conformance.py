@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from conftest import load_vectors
-from engine.assignors.invariants import violations
-from engine.group import cli_assign
+
+from engine.consumer.group import cli_assign
+from engine.consumer.invariants import violations
 from engine.scenario import TopicPartition, parse_scenario
 
 pytestmark = pytest.mark.conformance

@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.assignors.invariants import spread, violations
-from engine.group import replay
+from engine.consumer.group import replay
+from engine.consumer.invariants import spread, violations
 from engine.scenario import STRATEGIES, Scenario, parse_scenario
 
 PROFILE = settings(max_examples=60, deadline=None, derandomize=True)
@@ -121,7 +121,7 @@ def test_closed_form_dealing_equals_kafkas_loop(group: dict, extra_steps: int) -
     """The constrained builder's strided fast path gives exactly what the item-by-item loop gives."""
     from unittest import mock
 
-    from engine.assignors.sticky import ConstrainedAssignmentBuilder
+    from engine.consumer.assignors.sticky import ConstrainedAssignmentBuilder
 
     scenario = parse_scenario({"steps": [group] * (1 + extra_steps)})
     for strategy in ("sticky", "cooperative-sticky"):

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from engine.charts.rebalance import KINDS, pause_timeline_figure, plan_travel, rebalance_animation
-from engine.pause import ProtocolTimings, pause_report
+from engine.consumer.pause import ProtocolTimings, pause_report
 from engine.scenario import TopicPartition as TP
 
 A, B, C, D = TP("t", 0), TP("t", 1), TP("t", 2), TP("u", 0)

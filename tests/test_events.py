@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import ScenarioError
-from engine.events import (
+from engine.consumer.events import (
     AddMember,
     AddPartitions,
     ChangeSubscription,
@@ -16,6 +15,7 @@ from engine.events import (
     describe_change,
     step_labels,
 )
+from engine.errors import ScenarioError
 from engine.presets import build_preset
 from engine.scenario import GroupState, Member, Scenario, dumps_scenario, loads_scenario
 

@@ -1,4 +1,4 @@
-"""Unit and property tests for engine.hashing (Kafka's murmur2, librdkafka partitioners, CLI)."""
+"""Unit and property tests for engine.producer (Kafka's murmur2, librdkafka partitioners, CLI)."""
 
 from __future__ import annotations
 
@@ -11,32 +11,27 @@ import zlib
 import numpy as np
 import pyarrow as pa
 import pytest
+from conftest import REPO
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
-from engine import hashing
+from engine.coordinator.offsets_partition import cli_coordinator, coordinator_partition
 from engine.errors import EngineError, LimitError
-from engine.java import string_hash_code
-from engine.hashing import (
-    PARTITIONERS,
-    UNHASHED,
-    cli_coordinator,
-    cli_hash,
-    client_disagreement,
-    client_partition,
-    client_partitions,
-    coordinator_partition,
-    crc32,
-    fnv1a,
-    murmur2,
+from engine.java.strings import string_hash_code
+from engine.producer.arrow import (
+    NUMBA_MIN_KEYS,
+    _buffers,
+    _crc32_buffers,
+    _fnv1a_numpy,
+    _murmur2_numpy,
     murmur2_arrow,
     murmur2_many,
-    partition_for_key,
     partitions_for_arrow,
-    remap_curve,
-    remap_share,
 )
+from engine.producer.cli import MAX_CLI_KEYS, cli_hash
+from engine.producer.murmur2 import crc32, fnv1a, murmur2, partition_for_key
+from engine.producer.partitioners import PARTITIONERS, UNHASHED, client_partition, client_partitions
+from engine.producer.remap import client_disagreement, remap_curve, remap_share
 
 HYPOTHESIS_SEED = 20240926
 
@@ -110,14 +105,14 @@ def test_null_and_empty_key_semantics_per_partitioner() -> None:
 
 def test_numba_and_numpy_paths_agree_on_variable_length_keys() -> None:
     rng = random.Random(7)
-    keys = [bytes(rng.randrange(256) for _ in range(rng.randrange(0, 70))) for _ in range(hashing.NUMBA_MIN_KEYS + 10)]
+    keys = [bytes(rng.randrange(256) for _ in range(rng.randrange(0, 70))) for _ in range(NUMBA_MIN_KEYS + 10)]
     arr = pa.array(keys + [None], type=pa.binary())
-    offsets, data = hashing._buffers(arr)
+    offsets, data = _buffers(arr)
     expected = [murmur2(k) for k in keys]
-    assert hashing._murmur2_numpy(offsets, data)[:-1].tolist() == expected
+    assert _murmur2_numpy(offsets, data)[:-1].tolist() == expected
     assert murmur2_arrow(arr)[:-1].tolist() == expected  # numba kernel when installed
-    assert hashing._fnv1a_numpy(offsets, data)[:-1].tolist() == [fnv1a(k) for k in keys]
-    assert hashing._crc32_buffers(offsets, data)[:-1].tolist() == [zlib.crc32(k) for k in keys]
+    assert _fnv1a_numpy(offsets, data)[:-1].tolist() == [fnv1a(k) for k in keys]
+    assert _crc32_buffers(offsets, data)[:-1].tolist() == [zlib.crc32(k) for k in keys]
     assert murmur2_arrow(arr)[-1] == 0 and partitions_for_arrow(arr, 7)[-1] == -1
 
 
@@ -199,7 +194,7 @@ def test_cli_hash_shape_and_errors() -> None:
         with pytest.raises(EngineError, match=match):
             cli_hash(bad)
     with pytest.raises(LimitError, match="keys_hex"):
-        cli_hash({"keys_hex": ["00"] * (hashing.MAX_CLI_KEYS + 1), "partitions": [3]})
+        cli_hash({"keys_hex": ["00"] * (MAX_CLI_KEYS + 1), "partitions": [3]})
 
 
 def test_cli_coordinator_shape_and_errors() -> None:
@@ -230,7 +225,7 @@ def test_cli_hash_end_to_end() -> None:
 @pytest.mark.parametrize("n", [1, 7, 12, 1000, 65_537, 2**31 - 1])
 def test_compiled_modulo_is_exact(n: int) -> None:
     rng = random.Random(11)
-    keys = pa.array([rng.randbytes(rng.randrange(0, 24)) for _ in range(hashing.NUMBA_MIN_KEYS + 5)], pa.binary())
+    keys = pa.array([rng.randbytes(rng.randrange(0, 24)) for _ in range(NUMBA_MIN_KEYS + 5)], pa.binary())
     expected = [(murmur2(k) & 0x7FFFFFFF) % n for k in keys.to_pylist()]
     assert partitions_for_arrow(keys, n).tolist() == expected
     assert partitions_for_arrow(keys.slice(3), n).tolist() == expected[3:]  # other byte lanes

@@ -1,13 +1,15 @@
-"""engine.hashing against vectors produced by real Kafka (../shared/vectors/murmur2.json, coordinator.json)."""
+"""engine.producer and engine.coordinator against vectors produced by real Kafka (../shared/vectors/murmur2.json, coordinator.json)."""
 
 from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-
 from conftest import load_vectors
-from engine.hashing import coordinator_partition, murmur2, murmur2_many, partition_for_key, partitions_for_arrow
-from engine.java import string_hash_code, to_positive, utils_abs
+
+from engine.coordinator.offsets_partition import coordinator_partition
+from engine.java.strings import string_hash_code, to_positive, utils_abs
+from engine.producer.arrow import murmur2_many, partitions_for_arrow
+from engine.producer.murmur2 import murmur2, partition_for_key
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.java import (
+from engine.java.strings import (
     hashmap_capacity,
     hashset_copy_capacity,
     sorted_java,
@@ -64,7 +64,7 @@ def test_topic_partition_hash_code() -> None:
 
 def test_java_hash_set_keeps_bucket_then_insertion_order() -> None:
     """The HashSet of PartitionMovements: removes and re-adds change the order within a bucket."""
-    from engine.java_collections import JavaHashMap
+    from engine.java.hashmap import JavaHashMap
 
     s: JavaHashMap[int, None] = JavaHashMap(lambda x: x)
     for x in (17, 1, 2):

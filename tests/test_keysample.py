@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 
 from engine.errors import EngineError, LimitError
-from engine.keysample import (
+from engine.producer.keysample import (
     MAX_KEYS,
     MAX_UPLOAD_BYTES,
     SampleSpec,

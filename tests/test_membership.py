@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from engine.consumer.membership import (
+    RollingRestartConfig,
+    compare_rolling_restarts,
+    restart_plan,
+    rolling_restart,
+)
 from engine.errors import ScenarioError
-from engine.membership import RollingRestartConfig, compare_rolling_restarts, restart_plan, rolling_restart
 from engine.scenario import parse_scenario
 
 STATE = parse_scenario({"topics": {"t0": 6}, "members": [{"id": f"C{i}", "topics": ["t0"]} for i in range(3)]}).first

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import load_vectors
-from engine.group import replay
-from engine.metrics import balance_metrics, cross_rack_count, load_per_member, max_over_mean, moves, revoked_eager
+
+from engine.consumer.group import replay
+from engine.consumer.metrics import (
+    balance_metrics,
+    cross_rack_count,
+    load_per_member,
+    max_over_mean,
+    moves,
+    revoked_eager,
+)
 from engine.scenario import GroupState, Member, Scenario, TopicPartition, parse_scenario
 
 

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from conftest import load_vectors, open_page
 from streamlit.testing.v1 import AppTest
 
-from conftest import load_vectors, open_page
-from engine.assignors.server import SERVER_ASSIGNORS, server_assign
-from engine.explain import config_line
-from engine.group import replay
-from engine.metrics import balance_metrics
+from engine.consumer.explain import config_line
+from engine.consumer.group import replay
+from engine.consumer.metrics import balance_metrics
+from engine.coordinator.target_assignment import SERVER_ASSIGNORS, server_assign
 from engine.presets import PRESETS, build_preset
 from engine.scenario import STRATEGIES, TopicPartition
+
 
 def page(preset: str | None = None) -> AppTest:
     return open_page("1_Assignments.py", preset)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from streamlit.testing.v1 import AppTest
-
 from conftest import REPO
+from streamlit.testing.v1 import AppTest
 
 PAGE = str(REPO / "pages" / "7_Group_Protocol.py")
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
+from conftest import REPO
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO
-from engine import hashing
+from engine.producer.murmur2 import partition_for_key
+from engine.producer.remap import remap_share
 
 PAGE = str(REPO / "pages" / "3_Keys.py")
 
@@ -39,7 +40,7 @@ def test_pasted_keys_match_the_engine(app: AppTest) -> None:
     skew_table = app.dataframe[0].value
     assert skew_table.loc[0, "records left to sticky/random"] == 1  # the null key
     hot = app.dataframe[1].value
-    expected = {k: str(hashing.partition_for_key(k, 50)) for k in keys if k != "<null>"}
+    expected = {k: str(partition_for_key(k, 50)) for k in keys if k != "<null>"}
     for key, partition in zip(hot["key"], hot["Java partition"]):
         if key != "<null>":
             assert partition == expected[key], key
@@ -81,5 +82,5 @@ def test_remap_metric_follows_target(app: AppTest) -> None:
     app.number_input(key="keys.remap_to").set_value(7).run()
     metric = next(m for m in app.metric if m.label == "Keys that move 6 -> 7")
     keys = pa.array([f"user-{i}" for i in range(3)])  # sanity: the engine agrees on a tiny sample
-    assert hashing.remap_share(keys, 6, 6) == 0.0
+    assert remap_share(keys, 6, 6) == 0.0
     assert 80 < float(metric.value.rstrip("%")) < 90

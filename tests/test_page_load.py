@@ -13,7 +13,7 @@ PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "6_Load.py")
 def test_load_page_runs_the_job_and_shows_results() -> None:
     from streamlit.testing.v1 import AppTest
 
-    from engine.hashing import partition_for_key
+    from engine.producer.murmur2 import partition_for_key
     from engine.spark.sample import SampleSpec, generate_batches
 
     at = AppTest.from_file(PAGE, default_timeout=600).run()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from conftest import load_vectors, open_page
 from streamlit.testing.v1 import AppTest
 
-from conftest import load_vectors, open_page
-from engine.assignors.server import SERVER_ASSIGNORS, server_assign
-from engine.pause import ProtocolTimings, pause_report
+from engine.consumer.pause import ProtocolTimings, pause_report
+from engine.coordinator.target_assignment import SERVER_ASSIGNORS, server_assign
 from engine.presets import PRESETS, build_preset
 from engine.scenario import STRATEGIES, TopicPartition
+
 
 def page(preset: str | None = None) -> AppTest:
     return open_page("2_Rebalance.py", preset)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from conftest import REPO
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO
-from engine.replicas import Broker, assign_replicas_to_brokers
+from engine.server.replicas import Broker, assign_replicas_to_brokers
 
 PAGE = str(REPO / "pages" / "8_Replicas.py")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import REPO
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO
 from engine import sizing
 
 PAGE = str(REPO / "pages" / "4_Sizing.py")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REPO
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO
-from engine import timing_wheel as tw
+from engine.server.timer.driver import simulate
+from engine.server.timer.frames import wheel_frames
+from engine.server.timer.model import MAX_PAGE_TASKS, WheelConfig
+from engine.server.timer.workloads import kafka_preset
 
 PAGE = str(REPO / "pages" / "5_Timing_Wheel.py")
 
@@ -38,8 +41,8 @@ def preset_page() -> AppTest:
 def test_default_page_shows_the_kafka_preset(preset_page: AppTest) -> None:
     at = preset_page
     assert not at.error
-    frames = tw.wheel_frames(tw.simulate(tw.WheelConfig(), tw.kafka_preset(7)))
-    assert any(f"{len(tw.kafka_preset(7)):,} tasks" in c.value for c in at.caption)
+    frames = wheel_frames(simulate(WheelConfig(), kafka_preset(7)))
+    assert any(f"{len(kafka_preset(7)):,} tasks" in c.value for c in at.caption)
     assert at.session_state["wheel.step"] == 0
     assert at.slider(key="wheel.step").max == len(frames) - 1
     charts = at.get("plotly_chart")
@@ -48,7 +51,7 @@ def test_default_page_shows_the_kafka_preset(preset_page: AppTest) -> None:
 
 def test_step_buttons_move_through_the_frames(preset_page: AppTest) -> None:
     at = preset_page
-    frames = tw.wheel_frames(tw.simulate(tw.WheelConfig(), tw.kafka_preset(7)))
+    frames = wheel_frames(simulate(WheelConfig(), kafka_preset(7)))
     first_advance = next(f.step for f in frames if f.kind == "advance")
     at.button(key="wheel.next_expiration").click().run()
     assert not at.exception
@@ -115,7 +118,7 @@ def test_bad_tasks_get_an_inline_message() -> None:
 def test_too_many_random_tasks_is_refused() -> None:
     at = _page().run()
     at.radio(key="wheel.source").set_value("Random batch").run()
-    at.number_input(key="wheel.random_count").set_value(tw.MAX_PAGE_TASKS + 1).run()
+    at.number_input(key="wheel.random_count").set_value(MAX_PAGE_TASKS + 1).run()
     assert not at.exception
     assert at.error[0].value == "tasks: 0..2,000 on this page, got 2,001"
 

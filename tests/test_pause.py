@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.consumer.pause import ProtocolTimings, pause_report
 from engine.errors import ScenarioError
-from engine.pause import ProtocolTimings, pause_report
 from engine.scenario import TopicPartition as TP
 
 T = ProtocolTimings(session_timeout_ms=10_000, rejoin_ms=3_000, sync_ms=500, processing_ms=1_000)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import load_vectors
+
 from engine.errors import ScenarioError
 from engine.presets import PRESETS, build_preset, detect_skew, skew_weights, spread_replica_racks
 from engine.scenario import dumps_scenario, loads_scenario, parse_scenario

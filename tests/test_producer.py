@@ -1,4 +1,4 @@
-"""The null-key partitioner simulation (engine.producer)."""
+"""The null-key partitioner simulation (engine.producer.null_keys)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.errors import EngineError, LimitError
-from engine.producer import ProducerConfig, _load_stats, leaders_for, simulate, simulate_all
+from engine.producer.null_keys import ProducerConfig, _load_stats, leaders_for, simulate, simulate_all
 
 
 def test_docstring_worked_example() -> None:

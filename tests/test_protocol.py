@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import ScenarioError
-from engine.protocol import (
+from engine.consumer.protocol import (
     INCONSISTENT_GROUP_PROTOCOL,
     MemberProtocols,
     Timeouts,
@@ -15,6 +14,7 @@ from engine.protocol import (
     rolling_upgrade,
     walkthrough,
 )
+from engine.errors import ScenarioError
 
 
 def test_docstring_example_and_two_bounce_upgrade() -> None:

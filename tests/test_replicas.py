@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.errors import EngineError
-from engine.replicas import (
+from engine.server.replicas import (
     Broker,
     KafkaAdminError,
     assign_replicas_to_brokers,

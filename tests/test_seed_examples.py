@@ -4,8 +4,8 @@ worked example asserted exactly."""
 
 from __future__ import annotations
 
-from engine.assignors.invariants import violations
-from engine.group import Assignment, replay
+from engine.consumer.group import Assignment, replay
+from engine.consumer.invariants import violations
 from engine.scenario import Scenario, parse_scenario
 
 

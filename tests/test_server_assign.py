@@ -7,18 +7,18 @@ import subprocess
 import sys
 
 import pytest
+from conftest import REPO
 
-from engine.assignors.server import (
+from engine.coordinator.target_assignment import (
     cli_server_assign,
     equivalent_server_assignor,
     preferred_server_assignor,
     server_assign,
 )
 from engine.errors import EngineError
-from engine.java_collections import JavaHashMap, integer_hash
-from engine.java_uuid import Uuid
+from engine.java.hashmap import JavaHashMap, integer_hash
+from engine.java.uuid import Uuid
 from engine.scenario import parse_scenario
-from conftest import REPO
 
 IDS = {"t0": "AAAAAAAAAAAAAAAAAAAAAg", "t1": "AAAAAAAAAAAAAAAAAAAAAw"}
 

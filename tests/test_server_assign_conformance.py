@@ -8,9 +8,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-
 from conftest import load_vectors
-from engine.assignors.server import cli_server_assign
+
+from engine.coordinator.target_assignment import cli_server_assign
 
 DROP = ("expected", "origin", "note", "step_ops", "id_style", "subscription_mode", "static_members")
 

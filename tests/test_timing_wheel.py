@@ -1,4 +1,4 @@
-"""Unit and property tests of engine.timing_wheel: the javadoc walk-through, the DelayQueue order,
+"""Unit and property tests of engine.server.timer: the javadoc walk-through, the DelayQueue order,
 every task fires exactly once, inside its tick window, and like a plain heap would."""
 
 from __future__ import annotations
@@ -9,27 +9,19 @@ import sys
 from collections.abc import Callable
 
 import pytest
+from conftest import REPO
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
 from engine.errors import EngineError, LimitError, ScenarioError
-from engine.timing_wheel import (
-    MAX_TRACED_TASKS,
-    HeapTimer,
-    JavaPriorityQueue,
-    TaskSpec,
-    WheelConfig,
-    WheelTimer,
-    bucket_windows,
-    cli_wheel,
-    fire_times,
-    kafka_preset,
-    measure_costs,
-    random_tasks,
-    simulate,
-    wheel_frames,
-)
+from engine.java.priority_queue import JavaPriorityQueue
+from engine.server.timer.cases import cli_wheel
+from engine.server.timer.cost import measure_costs
+from engine.server.timer.driver import fire_times, simulate
+from engine.server.timer.frames import bucket_windows, wheel_frames
+from engine.server.timer.model import MAX_TRACED_TASKS, TaskSpec, WheelConfig
+from engine.server.timer.system_timer import HeapTimer, WheelTimer
+from engine.server.timer.workloads import kafka_preset, random_tasks
 
 HYPOTHESIS_SEED = 20240928
 

@@ -8,9 +8,9 @@ import sys
 from typing import Any
 
 import pytest
-
 from conftest import REPO, load_vectors
-from engine.timing_wheel import cli_wheel
+
+from engine.server.timer.cases import cli_wheel
 
 INPUT_KEYS = ("tick_ms", "wheel_size", "start_ms", "tasks")
 

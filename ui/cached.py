@@ -17,13 +17,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine.charts.assignment import assignment_grid, load_bars
-from engine.assignors.server import ServerAssignResult, server_assign
-from engine.assignors.server_spec import PartitionAssignorError
 from engine.charts.rebalance import pause_timeline_figure, rebalance_animation
+from engine.consumer.group import ReplayResult, replay
+from engine.consumer.metrics import BalanceMetrics, balance_metrics
+from engine.consumer.pause import PauseReport, ProtocolTimings, pause_report
+from engine.coordinator.group_spec import PartitionAssignorError
+from engine.coordinator.target_assignment import ServerAssignResult, server_assign
 from engine.errors import EngineError
-from engine.group import ReplayResult, replay
-from engine.metrics import BalanceMetrics, balance_metrics
-from engine.pause import PauseReport, ProtocolTimings, pause_report
 from engine.scenario import Scenario, TopicPartition, loads_scenario
 
 

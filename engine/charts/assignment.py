@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from engine.charts.text import plain, plain_all
-from engine.java import string_compare_key
+from engine.charts.text import plain_all
+from engine.java.strings import string_compare_key
 from engine.scenario import TopicPartition
 
 Assignment = Mapping[str, Sequence[TopicPartition]]

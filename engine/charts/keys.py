@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from engine.producer import STRATEGIES, ProducerRun
+from engine.producer.null_keys import STRATEGIES, ProducerRun
 
 
 def partition_histogram(counts: Mapping[str, np.ndarray], title: str = "Records per partition") -> go.Figure:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from engine.charts.text import plain
-from engine.membership import RestartComparison, RollingRestartResult
-from engine.protocol import ProtocolStep
+from engine.consumer.membership import RestartComparison, RollingRestartResult
+from engine.consumer.protocol import ProtocolStep
 
 API_COLOURS = {"FIND_COORDINATOR": "#7f7f7f", "JOIN_GROUP": "#1f77b4", "SYNC_GROUP": "#2ca02c", "HEARTBEAT": "#ff7f0e"}
 EVENT_COLOURS = {"leave": "#d62728", "expire": "#9467bd", "join": "#1f77b4", "down": "#bbbbbb", "static-rejoin": "#2ca02c"}

@@ -20,8 +20,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from engine.charts.text import plain, plain_all
-from engine.java import string_compare_key
-from engine.pause import PauseReport
+from engine.consumer.pause import PauseReport
+from engine.java.strings import string_compare_key
 from engine.scenario import TopicPartition
 
 Assignment = Mapping[str, Sequence[TopicPartition]]

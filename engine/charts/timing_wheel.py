@@ -9,7 +9,9 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from engine.timing_wheel import CostRow, WheelConfig, WheelFrame
+from engine.server.timer.cost import CostRow
+from engine.server.timer.frames import WheelFrame
+from engine.server.timer.model import WheelConfig
 
 EMPTY = "#eef0f3"
 NOT_CREATED = "rgba(0,0,0,0)"

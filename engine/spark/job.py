@@ -72,7 +72,8 @@ def compute(
     spark: SparkSession, config: LoadConfig, on_stage: StageCallback | None = None
 ) -> LoadResult:
     """Run the pipeline and collect its (small) results to the driver."""
-    from engine.spark import io, transforms as tf
+    from engine.spark import io
+    from engine.spark import transforms as tf
 
     stage = on_stage or (lambda _name: None)
     stage("reading the input")

@@ -43,12 +43,12 @@ def group_scenario(topic: str, num_partitions: int, consumers: int) -> dict[str,
 def consumer_assignments(
     topic: str, counts: Sequence[int], consumer_counts: Sequence[int], strategies: Sequence[str]
 ) -> tuple[list[AssignmentRow], dict[str, str]]:
-    """Rows ``(strategy, consumers, num_partitions, member, partition)`` from ``engine.group.replay``.
+    """Rows ``(strategy, consumers, num_partitions, member, partition)`` from ``engine.consumer.group.replay``.
 
     A member that owns nothing gets one row with partition ``-1``.  A strategy the engine cannot
     run yet is left out and reported in the second value (strategy -> reason).
     """
-    from engine.group import replay
+    from engine.consumer.group import replay
     from engine.scenario import parse_scenario
 
     rows: list[AssignmentRow] = []

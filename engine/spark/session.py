@@ -148,7 +148,7 @@ def _conf(options: SessionOptions, mode: str) -> dict[str, str]:
         "spark.sql.session.timeZone": "UTC",  # windows and timestamps do not depend on the host
         "spark.sql.shuffle.partitions": str(options.shuffle_partitions),
         "spark.sql.execution.arrow.pyspark.enabled": "true",
-        # 100k-row Arrow batches: fewer round trips, and engine.hashing's compiled kernel (>= 20k keys)
+        # 100k-row Arrow batches: fewer round trips, and engine.producer.arrow's compiled kernel (>= 20k keys)
         "spark.sql.execution.arrow.maxRecordsPerBatch": "100000",
     }
     if mode in ("local", "cluster"):

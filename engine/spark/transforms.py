@@ -9,7 +9,7 @@
     records ──key_load──> per key ──hot_keys──> top keys of every partition
     windows + assignment rows ──consumer_load──> per (strategy, consumers, count, member)
 
-Keyed records go where ``engine.hashing.partitions_for_arrow`` says (the Java producer's
+Keyed records go where ``engine.producer.arrow.partitions_for_arrow`` says (the Java producer's
 ``toPositive(murmur2(keyBytes)) % n``).  Null keys follow ``null_keys``:
 
 * ``"sticky"`` — Kafka >= 3.3's built-in partitioner (KIP-794), simplified: each Spark task is
@@ -113,7 +113,7 @@ def _partition_batches(
     """Runs in the Python worker: one ``partitions_for_arrow`` call per batch and count."""
     from pyspark import TaskContext
 
-    from engine.hashing import partitions_for_arrow
+    from engine.producer.arrow import partitions_for_arrow
 
     context = TaskContext.get()
     task = context.partitionId() if context is not None else 0

@@ -21,7 +21,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from engine.presets import build_preset  # noqa: E402
+from engine.presets import build_preset
 from ui.state import encode_scenario  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")

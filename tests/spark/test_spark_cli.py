@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.hashing import partition_for_key
+from engine.producer.murmur2 import partition_for_key
 from engine.spark.cli import parse_window
 from engine.spark.io import LoadInputError
 from engine.spark.sample import SampleSpec, generate_batches, write_sample

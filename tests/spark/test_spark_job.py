@@ -1,4 +1,4 @@
-"""The whole job in-process (shared session): formats agree with engine.hashing, output is atomic
+"""The whole job in-process (shared session): formats agree with engine.producer, output is atomic
 and reproducible, bad inputs give one clear line."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from engine.hashing import partition_for_key
+from engine.producer.murmur2 import partition_for_key
 from engine.spark import job, transforms
 from engine.spark.io import ColumnSpec, LoadInputError, precheck
 from engine.spark.job import LoadConfig

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from engine.charts import load as charts
+from engine.consumer.group import replay
 from engine.errors import EngineError
-from engine.group import replay
 from engine.scenario import parse_scenario
 from engine.spark.report import (
     complete_partitions,

@@ -1,4 +1,4 @@
-"""The transforms on one local SparkSession: parity with engine.hashing, load, hot keys, consumers."""
+"""The transforms on one local SparkSession: parity with engine.producer, load, hot keys, consumers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from engine.hashing import partition_for_key
+from engine.producer.murmur2 import partition_for_key
 from engine.spark import transforms as tf
 from engine.spark.io import ColumnSpec
 

@@ -1,0 +1,1 @@
+"""Kafka's client-side ``ConsumerPartitionAssignor`` implementations, one module per class."""

@@ -1,0 +1,190 @@
+"""A model of ``java.util.HashMap`` / ``HashSet`` iteration order under puts and removes.
+
+``engine.java.hashmap_order`` answers for keys put once into a fresh map; the KIP-848 assignors also
+copy maps (``new HashMap<>(n)``, ``new HashSet<>(collection)``), remove keys and add them back, so
+their result lists need the full model:
+
+* the table length starts at ``tableSizeFor(initialCapacity)`` (16 for ``new HashMap<>()``) and
+  doubles when a put makes ``size > 0.75 * length``;
+* a key lives in bucket ``spread(hashCode) & (length - 1)``; inside a bucket keys keep the order in
+  which they were (last) inserted, and a resize splits buckets without reordering them;
+* ``computeIfAbsent`` differs from ``put``: it resizes at the start of every call (even when the
+  key is present) and links the new key at
+  the head of its bucket (modelled with a negative insertion number);
+* when a put makes a bucket hold 9 keys and the table is shorter than 64, Java resizes instead of
+  treeifying (``treeifyBin``) — modelled; a real tree bin (table >= 64) is not (its ``next`` order
+  differs; ``treeified`` reports it).
+
+Example (asserted in tests/test_server_assign.py)::
+
+    >>> s = JavaHashMap(integer_hash, 16)
+    >>> for p in (17, 1, 33, 0): s.put(p)
+    >>> s.keys()
+    [0, 17, 1, 33]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Generic, TypeVar
+
+from engine.java.strings import (
+    HASHMAP_DEFAULT_CAPACITY,
+    HASHMAP_MAX_CAPACITY,
+    hashmap_spread,
+    table_size_for,
+    to_int32,
+)
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+TREEIFY_THRESHOLD = 8
+MIN_TREEIFY_CAPACITY = 64
+
+
+def integer_hash(value: int) -> int:
+    """``Integer.hashCode()``."""
+    return to_int32(value)
+
+
+def hashset_copy_initial_capacity(size: int) -> int:
+    """Initial capacity asked by ``new HashSet<>(collection)``: ``max((int)(size/.75f) + 1, 16)``."""
+    return max(int(size / 0.75) + 1, HASHMAP_DEFAULT_CAPACITY)
+
+
+def presized_capacity(expected: int) -> int:
+    """The ``(int) ((expected / 0.75f) + 1)`` idiom Kafka passes to ``new HashMap<>(...)``."""
+    return int(expected / 0.75 + 1)
+
+
+class JavaHashMap(Generic[K, V]):
+    """Keys (and values) with ``java.util.HashMap`` iteration order; see the module docstring."""
+
+    __slots__ = ("_hash", "_capacity", "_entries", "_seq", "_order", "_buckets", "treeified")
+
+    def __init__(self, hash_code: Callable[[K], int], initial_capacity: int = HASHMAP_DEFAULT_CAPACITY) -> None:
+        self._hash = hash_code
+        self._capacity = table_size_for(max(initial_capacity, 0))
+        self._entries: dict[K, tuple[int, int, V]] = {}  # key -> (spread hash, insertion seq, value)
+        self._seq = 0
+        self._order: list[K] | None = None
+        self._buckets: dict[int, int] = {}
+        self.treeified = False
+
+    @classmethod
+    def of(cls, keys: Iterable[K], hash_code: Callable[[K], int], initial_capacity: int = 16) -> JavaHashMap[K, None]:
+        """Keys put in order into ``new HashMap<>(initial_capacity)`` (bulk fast path, same result)."""
+        out: JavaHashMap[K, None] = cls(hash_code, initial_capacity)  # type: ignore[assignment]
+        unique = list(dict.fromkeys(keys))
+        spreads = [hashmap_spread(hash_code(k)) for k in unique]
+        mask = out._capacity - 1
+        first: dict[int, int] = {}
+        for h in spreads:
+            first[h & mask] = first.get(h & mask, 0) + 1
+        if first and max(first.values()) > TREEIFY_THRESHOLD:  # a treeify resize may happen: go step by step
+            for key in unique:
+                out.put(key, None)  # type: ignore[arg-type]
+            return out
+        capacity = out._capacity
+        while len(unique) > capacity * 0.75 and capacity < HASHMAP_MAX_CAPACITY:
+            capacity <<= 1
+        out._capacity = capacity
+        out._entries = {k: (h, i + 1, None) for i, (k, h) in enumerate(zip(unique, spreads))}  # type: ignore[misc]
+        out._seq = len(unique)
+        mask = capacity - 1
+        for h in spreads:
+            out._buckets[h & mask] = out._buckets.get(h & mask, 0) + 1
+        return out
+
+    @property
+    def capacity(self) -> int:
+        return self._capacity
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self.keys())
+
+    def get(self, key: K, default: V | None = None) -> V | None:
+        entry = self._entries.get(key)
+        return default if entry is None else entry[2]
+
+    def put(self, key: K, value: V = None) -> None:  # type: ignore[assignment]
+        entry = self._entries.get(key)
+        if entry is not None:
+            self._entries[key] = (entry[0], entry[1], value)
+            return
+        self._link(key, value, at_head=False)
+        if len(self._entries) > self._capacity * 0.75 and self._capacity < HASHMAP_MAX_CAPACITY:
+            self._resize()
+
+    def compute_if_absent(self, key: K, factory: Callable[[], V]) -> V:
+        """``HashMap.computeIfAbsent``: unlike ``put`` it resizes at the start of every call (hit or
+        miss) when ``size > threshold``, and links a new key at the HEAD of its bucket."""
+        if len(self._entries) > int(self._capacity * 0.75) and self._capacity < HASHMAP_MAX_CAPACITY:
+            self._resize()  # checked on every call, hit or miss
+        entry = self._entries.get(key)
+        if entry is not None:
+            return entry[2]
+        value = factory()
+        self._link(key, value, at_head=True)  # before every key already in the bucket
+        return value
+
+    def _link(self, key: K, value: V, at_head: bool) -> None:
+        """Add a new key to its bucket (tail for ``put``, head for ``computeIfAbsent``); a bucket
+        growing past 8 keys resizes a table shorter than 64, else treeifies (not modelled)."""
+        spread = hashmap_spread(self._hash(key))
+        self._seq += 1
+        self._entries[key] = (spread, -self._seq if at_head else self._seq, value)
+        self._order = None
+        bucket = spread & (self._capacity - 1)
+        self._buckets[bucket] = self._buckets.get(bucket, 0) + 1
+        if self._buckets[bucket] > TREEIFY_THRESHOLD:
+            if self._capacity < MIN_TREEIFY_CAPACITY:
+                self._resize()
+            else:
+                self.treeified = True
+
+    def _resize(self) -> None:
+        self._capacity <<= 1
+        self._order = None
+        mask = self._capacity - 1
+        self._buckets = {}
+        for spread, _, _ in self._entries.values():
+            self._buckets[spread & mask] = self._buckets.get(spread & mask, 0) + 1
+
+    def remove(self, key: K) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None:
+            self._order = None
+            bucket = entry[0] & (self._capacity - 1)
+            self._buckets[bucket] -= 1
+
+    def keys(self) -> list[K]:
+        """Keys in Java iteration order."""
+        if self._order is None:
+            mask = self._capacity - 1
+            entries = self._entries
+            self._order = sorted(entries, key=lambda k: (entries[k][0] & mask, entries[k][1]))
+        return self._order
+
+    def items(self) -> list[tuple[K, V]]:
+        return [(k, self._entries[k][2]) for k in self.keys()]
+
+    def copy(self, initial_capacity: int) -> JavaHashMap[K, V]:
+        """Keys put, in this map's iteration order, into ``new HashMap<>(initial_capacity)``."""
+        out: JavaHashMap[K, V] = JavaHashMap(self._hash, initial_capacity)
+        for key, value in self.items():
+            out.put(key, value)
+        return out
+
+
+def java_hashset(items: Iterable[K], hash_code: Callable[[K], int]) -> JavaHashMap[K, None]:
+    """``new HashSet<>(collection)`` of the items, in their given order."""
+    items = list(items)
+    return JavaHashMap.of(items, hash_code, hashset_copy_initial_capacity(len(items)))

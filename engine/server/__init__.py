@@ -1,0 +1,2 @@
+"""Broker-side machinery (Kafka's ``server`` and ``server-common`` modules): the purgatory timer and
+replica placement."""

@@ -1,0 +1,413 @@
+"""Replica placement and partition leadership, as Kafka computes them.
+
+* ``assign_replicas_to_brokers`` is ``AdminUtils.assignReplicasToBrokers`` (server-common): the
+  rack-unaware round robin over the broker list with a per-lap replica shift, and the rack-aware
+  variant over the rack-alternated broker list; ``fixed_start_index`` < 0 draws the start index and
+  the replica shift at random (two ``Random.nextInt(n)`` calls), >= 0 uses it for both, as Kafka does.
+  Kafka's exceptions become ``KafkaAdminError`` (``InvalidPartitionsException``,
+  ``InvalidReplicationFactorException``, ``AdminOperationException``, and the
+  ``IndexOutOfBoundsException``/``ArithmeticException`` Java would hit on absurd inputs).
+* Leadership: the first live replica of each partition leads (the controller's offline-partition
+  election: first replica in assignment order that is alive and in the ISR; every live replica is
+  taken to be in sync); a surviving leader keeps its partitions; a preferred-leader election moves
+  leadership back to the first replica where it is alive.
+* Decommissioning: the reassignment plan ``kafka-reassign-partitions --generate`` would propose
+  (``assignReplicasToBrokers`` over the remaining brokers) and a minimal-move alternative, with the
+  bytes to copy and the time under a replication throttle.
+
+Worked example (asserted in tests/test_replicas.py): brokers 0..4 without racks, 10 partitions,
+replication factor 3, fixed start index 0 -> partition 0 on [0, 1, 2], partition 5 on [0, 2, 3]
+(the replica shift grows by one each time the partition id wraps the broker list).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import EngineError, LimitError
+from engine.java.strings import string_compare_key, to_int32
+
+MAX_BROKERS = 10_000
+MAX_PARTITIONS = 100_000
+MAX_REPLICAS_TOTAL = 1_000_000
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+
+class KafkaAdminError(Exception):
+    """A Kafka exception ``AdminUtils`` would throw: ``str`` is ``"<Name>: <message>"``."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}")
+        self.name = name
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Broker:
+    id: int
+    rack: str | None = None
+
+
+@dataclass(frozen=True)
+class ReplicaPlacement:
+    """Partition id -> replica broker ids (first = preferred leader)."""
+
+    assignment: dict[int, list[int]]
+    rack_alternated_broker_list: list[int] | None
+    start_index: int
+    replica_shift: int
+
+
+def _jmod(a: int, b: int) -> int:
+    """Java ``%`` on ints (truncated; ``ArithmeticException`` on zero)."""
+    if b == 0:
+        raise KafkaAdminError("ArithmeticException", "/ by zero")
+    r = abs(a) % abs(b)
+    return r if a >= 0 else -r
+
+
+def _get(items: Sequence[int], index: int) -> int:
+    if not 0 <= index < len(items):
+        raise KafkaAdminError("IndexOutOfBoundsException", f"Index {index} out of bounds for length {len(items)}")
+    return items[index]
+
+
+def replica_index(first_replica_index: int, second_replica_shift: int, replica: int, n_brokers: int) -> int:
+    """``AdminUtils.replicaIndex``: ``(first + 1 + (shift + replica) % (n - 1)) % n`` (long shift)."""
+    shift = 1 + _jmod(to_int32(second_replica_shift + replica), n_brokers - 1)
+    return to_int32(_jmod(first_replica_index + shift, n_brokers))
+
+
+def rack_alternated_broker_list(broker_racks: Mapping[int, str]) -> list[int]:
+    """``getRackAlternatedBrokerList``: racks in ``String`` order, brokers by id, one per rack in turn.
+
+    ``{0: "a", 1: "a", 2: "b", 3: "c", 4: "c"}`` -> ``[0, 2, 3, 1, 4]``.
+    """
+    by_rack: dict[str, list[int]] = {}
+    for broker, rack in broker_racks.items():
+        by_rack.setdefault(rack, []).append(broker)
+    racks = sorted(by_rack, key=string_compare_key)
+    iterators = {rack: iter(sorted(ids)) for rack, ids in by_rack.items()}
+    result: list[int] = []
+    rack_index = 0
+    while len(result) < len(broker_racks):
+        nxt = next(iterators[racks[rack_index]], None)
+        if nxt is not None:
+            result.append(nxt)
+        rack_index = (rack_index + 1) % len(racks)
+    return result
+
+
+def assign_replicas_to_brokers(
+    brokers: Sequence[Broker],
+    partitions: int,
+    replication_factor: int,
+    fixed_start_index: int = -1,
+    start_partition_id: int = -1,
+    rng: random.Random | None = None,
+) -> ReplicaPlacement:
+    """``AdminUtils.assignReplicasToBrokers``; raises ``KafkaAdminError`` where Kafka throws."""
+    if partitions <= 0:
+        raise KafkaAdminError("InvalidPartitionsException", "Number of partitions must be larger than 0.")
+    if replication_factor <= 0:
+        raise KafkaAdminError("InvalidReplicationFactorException", "Replication factor must be larger than 0.")
+    if replication_factor > len(brokers):
+        raise KafkaAdminError(
+            "InvalidReplicationFactorException",
+            f"Replication factor: {replication_factor} larger than available brokers: {len(brokers)}.",
+        )
+    rng = rng or random.Random()
+    if all(b.rack is None for b in brokers):
+        return _rack_unaware(partitions, replication_factor, [b.id for b in brokers], fixed_start_index,
+                             start_partition_id, rng)
+    return _rack_aware(partitions, replication_factor, brokers, fixed_start_index, start_partition_id, rng)
+
+
+def _starts(fixed_start_index: int, n: int, rng: random.Random) -> tuple[int, int]:
+    if fixed_start_index >= 0:
+        return fixed_start_index, fixed_start_index
+    return rng.randrange(n), rng.randrange(n)
+
+
+def _rack_unaware(
+    partitions: int, rf: int, broker_list: list[int], fixed_start_index: int, start_partition_id: int,
+    rng: random.Random,
+) -> ReplicaPlacement:
+    n = len(broker_list)
+    start_index, shift = _starts(fixed_start_index, n, rng)
+    first_shift = shift
+    current = max(0, start_partition_id)
+    out: dict[int, list[int]] = {}
+    for _ in range(partitions):
+        if current > 0 and _jmod(current, n) == 0:
+            shift = to_int32(shift + 1)
+        first = _jmod(to_int32(current + start_index), n)
+        replicas = [_get(broker_list, first)]
+        replicas.extend(_get(broker_list, replica_index(first, shift, j, n)) for j in range(rf - 1))
+        out[current] = replicas
+        current = to_int32(current + 1)
+    return ReplicaPlacement(out, None, start_index, first_shift)
+
+
+def _rack_aware(
+    partitions: int, rf: int, brokers: Sequence[Broker], fixed_start_index: int, start_partition_id: int,
+    rng: random.Random,
+) -> ReplicaPlacement:
+    racks: dict[int, str] = {}
+    for b in brokers:
+        if b.rack is None:
+            raise KafkaAdminError(
+                "AdminOperationException", "Not all brokers have rack information for replica rack aware assignment."
+            )
+        racks[b.id] = b.rack
+    num_racks = len(set(racks.values()))
+    arranged = rack_alternated_broker_list(racks)
+    n = len(arranged)
+    start_index, shift = _starts(fixed_start_index, n, rng)
+    first_shift = shift
+    current = max(0, start_partition_id)
+    out: dict[int, list[int]] = {}
+    for _ in range(partitions):
+        if current > 0 and _jmod(current, n) == 0:
+            shift = to_int32(shift + 1)
+        first = _jmod(to_int32(current + start_index), n)
+        leader = _get(arranged, first)
+        replicas = [leader]
+        racks_with, brokers_with = {racks[leader]}, {leader}
+        k = 0
+        for _ in range(rf - 1):
+            while True:
+                broker = _get(arranged, replica_index(first, to_int32(shift * num_racks), k, n))
+                rack = racks[broker]
+                k += 1
+                if (rack not in racks_with or len(racks_with) == num_racks) and (
+                    broker not in brokers_with or len(brokers_with) == n
+                ):
+                    replicas.append(broker)
+                    racks_with.add(rack)
+                    brokers_with.add(broker)
+                    break
+        out[current] = replicas
+        current = to_int32(current + 1)
+    return ReplicaPlacement(out, arranged, start_index, first_shift)
+
+
+# ----------------------------------------------------------------------------------- the CLI
+
+
+def _int(where: str, value: Any, default: int | None = None) -> int:
+    if value is None and default is not None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not INT_MIN <= value <= INT_MAX:
+        raise EngineError(f"{where}: must be a 32-bit integer, got {value!r:.60}")
+    return value
+
+
+def parse_brokers(raw: Any) -> list[Broker]:
+    """``brokers``: a list of ``{"id": int, "rack": str | null}`` (order significant)."""
+    if not isinstance(raw, list):
+        raise EngineError(f"brokers: must be a list of {{id, rack}} objects, got {raw!r:.60}")
+    if len(raw) > MAX_BROKERS:
+        raise LimitError(f"brokers: at most {MAX_BROKERS}, got {len(raw)}")
+    out = []
+    for i, b in enumerate(raw):
+        if not isinstance(b, dict):
+            raise EngineError(f"brokers[{i}]: must be an object with id and rack, got {b!r:.60}")
+        rack = b.get("rack")
+        if rack is not None and (not isinstance(rack, str) or len(rack) > 255):
+            raise EngineError(f"brokers[{i}].rack: must be a string (<= 255 characters) or null, got {rack!r:.60}")
+        out.append(Broker(_int(f"brokers[{i}].id", b.get("id")), rack))
+    return out
+
+
+def cli_replicas(payload: Any) -> dict[str, Any]:
+    """``python -m engine replicas`` (spec section 6); Kafka exceptions come back as ``{"error"}``."""
+    if not isinstance(payload, dict):
+        raise EngineError(f"input: must be a JSON object, got {type(payload).__name__}")
+    brokers = parse_brokers(payload.get("brokers"))
+    partitions = _int("partitions", payload.get("partitions"))
+    rf = _int("replication_factor", payload.get("replication_factor"))
+    fixed = _int("fixed_start_index", payload.get("fixed_start_index"), -1)
+    start = _int("start_partition_id", payload.get("start_partition_id"), -1)
+    if partitions > MAX_PARTITIONS:
+        raise LimitError(f"partitions: at most {MAX_PARTITIONS}, got {partitions}")
+    if partitions * max(rf, 0) > MAX_REPLICAS_TOTAL:
+        raise LimitError(f"partitions x replication_factor: at most {MAX_REPLICAS_TOTAL}, got {partitions * rf}")
+    try:
+        placement = assign_replicas_to_brokers(brokers, partitions, rf, fixed, start)
+    except KafkaAdminError as exc:
+        return {"error": str(exc)}
+    out: dict[str, Any] = {"assignment": {str(p): r for p, r in placement.assignment.items()}}
+    if placement.rack_alternated_broker_list is not None:
+        out["rack_alternated_broker_list"] = placement.rack_alternated_broker_list
+    return out
+
+
+# ----------------------------------------------------------------------------------- leadership
+
+
+def preferred_leaders(assignment: Mapping[int, Sequence[int]]) -> dict[int, int]:
+    """The preferred leader of each partition: its first replica."""
+    return {p: replicas[0] for p, replicas in assignment.items()}
+
+
+def elect_after_failure(
+    assignment: Mapping[int, Sequence[int]], leaders: Mapping[int, int | None], dead: Iterable[int]
+) -> dict[int, int | None]:
+    """Leaders after brokers die: a live leader stays; otherwise the first live replica (None = offline).
+
+    The controller's ``offlinePartitionLeaderElection`` with every live replica in the ISR and
+    unclean election off.
+    """
+    gone = set(dead)
+    out: dict[int, int | None] = {}
+    for p, replicas in assignment.items():
+        current = leaders.get(p)
+        if current is not None and current not in gone:
+            out[p] = current
+        else:
+            out[p] = next((b for b in replicas if b not in gone), None)
+    return out
+
+
+def preferred_leader_election(
+    assignment: Mapping[int, Sequence[int]], leaders: Mapping[int, int | None], dead: Iterable[int]
+) -> dict[int, int | None]:
+    """``kafka-leader-election --election-type PREFERRED``: the first replica leads where it is alive."""
+    gone = set(dead)
+    return {p: (replicas[0] if replicas[0] not in gone else leaders.get(p)) for p, replicas in assignment.items()}
+
+
+def leader_counts(leaders: Mapping[int, int | None], brokers: Iterable[int]) -> dict[int, int]:
+    """Partitions led per broker (every listed broker present, 0 included)."""
+    counts = {b: 0 for b in brokers}
+    for leader in leaders.values():
+        if leader is not None:
+            counts[leader] = counts.get(leader, 0) + 1
+    return counts
+
+
+def leader_skew(counts: Mapping[int, int], live: Iterable[int]) -> float:
+    """Most leaderships on one live broker divided by the fair share (1.0 = perfectly even)."""
+    live = list(live)
+    total = sum(counts.get(b, 0) for b in live)
+    if not live or total == 0:
+        return 0.0
+    return max(counts.get(b, 0) for b in live) / (total / len(live))
+
+
+def leader_imbalance_ratio(
+    assignment: Mapping[int, Sequence[int]], leaders: Mapping[int, int | None], broker: int
+) -> float:
+    """``auto.leader.rebalance`` check: share of the broker's preferred partitions it does not lead.
+
+    The controller triggers a preferred-leader election for a broker whose ratio exceeds
+    ``leader.imbalance.per.broker.percentage`` (10 by default), every
+    ``leader.imbalance.check.interval.seconds`` (300).
+    """
+    preferred = [p for p, replicas in assignment.items() if replicas and replicas[0] == broker]
+    if not preferred:
+        return 0.0
+    return sum(1 for p in preferred if leaders.get(p) != broker) / len(preferred)
+
+
+# ----------------------------------------------------------------------------------- decommission
+
+
+@dataclass(frozen=True)
+class ReassignmentPlan:
+    """Target replicas per partition and what it costs to get there."""
+
+    target: dict[int, list[int]]
+    moves: list[tuple[int, int, int]]          # (partition, broker losing a replica, broker gaining it)
+    bytes_to_copy: int
+    inbound_bytes: dict[int, int] = field(default_factory=dict)
+    outbound_bytes: dict[int, int] = field(default_factory=dict)
+
+    def seconds_under_throttle(self, throttle_bytes_per_sec: float) -> float:
+        """Copy time when every broker's replication in and out is capped at the throttle rate.
+
+        Inbound bytes land on each gaining broker; outbound bytes are read from the partition's current
+        leader.  The slowest broker in either direction sets the time (brokers copy in parallel).
+        """
+        if throttle_bytes_per_sec <= 0:
+            raise EngineError(f"throttle: must be > 0 bytes/s, got {throttle_bytes_per_sec}")
+        worst = max([*self.inbound_bytes.values(), *self.outbound_bytes.values(), 0])
+        return worst / throttle_bytes_per_sec
+
+
+def reassignment_plan(
+    current: Mapping[int, Sequence[int]],
+    target: Mapping[int, Sequence[int]],
+    leaders: Mapping[int, int | None],
+    partition_bytes: int,
+) -> ReassignmentPlan:
+    """Moves from ``current`` to ``target`` replica sets; each added replica copies one partition."""
+    moves: list[tuple[int, int, int]] = []
+    inbound: dict[int, int] = {}
+    outbound: dict[int, int] = {}
+    for p, replicas in target.items():
+        before = list(current.get(p, []))
+        added = [b for b in replicas if b not in before]
+        removed = [b for b in before if b not in replicas]
+        for i, gaining in enumerate(added):
+            losing = removed[i] if i < len(removed) else -1
+            moves.append((p, losing, gaining))
+            inbound[gaining] = inbound.get(gaining, 0) + partition_bytes
+            source = leaders.get(p)
+            if source is None or source not in replicas and source not in before:
+                source = before[0] if before else gaining
+            outbound[source] = outbound.get(source, 0) + partition_bytes
+    return ReassignmentPlan({p: list(r) for p, r in target.items()}, moves, len(moves) * partition_bytes,
+                            inbound, outbound)
+
+
+def decommission_generate(
+    brokers: Sequence[Broker], current: Mapping[int, Sequence[int]], removed: int, fixed_start_index: int,
+    rng: random.Random | None = None,
+) -> dict[int, list[int]]:
+    """What ``kafka-reassign-partitions --generate --broker-list <others>`` proposes for one topic.
+
+    ``calculateAssignment`` re-runs ``assignReplicasToBrokers`` over the remaining brokers with the
+    topic's partition count and replication factor (random start unless ``fixed_start_index`` >= 0),
+    so it may move far more than the removed broker's replicas.
+    """
+    remaining = [b for b in brokers if b.id != removed]
+    rf = len(next(iter(current.values())))
+    placement = assign_replicas_to_brokers(remaining, len(current), rf, fixed_start_index, -1, rng)
+    return placement.assignment
+
+
+def decommission_minimal(
+    brokers: Sequence[Broker], current: Mapping[int, Sequence[int]], removed: int
+) -> dict[int, list[int]]:
+    """A minimal-move plan: each replica on the removed broker goes to the live broker with the fewest
+    replicas that does not hold the partition yet, preferring one in a rack the partition lacks
+    (ties: lowest broker id).  Leaders' positions are kept."""
+    remaining = [b for b in brokers if b.id != removed]
+    if not remaining:
+        raise EngineError(f"decommission: broker {removed} is the only broker")
+    rack_of = {b.id: b.rack for b in brokers}
+    load = {b.id: 0 for b in remaining}
+    for replicas in current.values():
+        for b in replicas:
+            if b in load:
+                load[b] += 1
+    out: dict[int, list[int]] = {}
+    for p in sorted(current):
+        replicas = list(current[p])
+        if removed in replicas:
+            held_racks = {rack_of.get(b) for b in replicas if b != removed}
+            candidates = [b.id for b in remaining if b.id not in replicas]
+            if candidates:
+                best = min(candidates, key=lambda b: (rack_of.get(b) in held_racks and rack_of.get(b) is not None,
+                                                      load[b], b))
+                replicas[replicas.index(removed)] = best
+                load[best] += 1
+            else:
+                replicas.remove(removed)
+        out[p] = replicas
+    return out
