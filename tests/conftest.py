@@ -1,29 +1,15 @@
-"""Shared fixtures: where the real-Kafka vectors live, and a seeded RNG that prints its seed."""
+"""Shared fixtures: a seeded RNG that prints its seed, and one session-scoped SparkSession.  Helpers live in
+``tests/helpers.py``."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-VECTORS = Path(os.environ.get("KPL_VECTORS", REPO.parent / "shared" / "vectors"))
-sys.path.insert(0, str(REPO))
-
-
-def load_vectors(name: str) -> dict[str, Any]:
-    """Load ../shared/vectors/<name>, or skip with a clear message when the folder is absent."""
-    path = VECTORS / name
-    if not path.is_file():
-        pytest.skip(f"real-Kafka vectors not found at {path} (expected ../shared/vectors beside the repo)",
-                    allow_module_level=True)
-    return json.loads(path.read_text(encoding="utf-8"))
+from helpers import REPO  # noqa: F401  (puts the repo on sys.path)
 
 
 @pytest.fixture
@@ -42,15 +28,3 @@ def spark() -> Iterator[Any]:
     session = get_session(SessionOptions(master="local[2]", shuffle_partitions=4, driver_memory="1g"))
     yield session
     session.stop()
-
-
-def open_page(page_file: str, preset: str | None = None) -> Any:
-    """AppTest of ``pages/<page_file>`` after a first run, optionally with a sidebar preset loaded."""
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(REPO / "pages" / page_file), default_timeout=120).run()
-    assert not at.exception, at.exception
-    if preset:
-        at.selectbox(key="sidebar.preset").set_value(preset).run()
-        assert not at.exception, at.exception
-    return at

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import load_vectors
+from helpers import load_vectors
 
 from engine.consumer.group import cli_assign
 from engine.consumer.invariants import violations

@@ -11,7 +11,7 @@ import zlib
 import numpy as np
 import pyarrow as pa
 import pytest
-from conftest import REPO
+from helpers import REPO
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 

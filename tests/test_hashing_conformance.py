@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from conftest import load_vectors
+from helpers import load_vectors
 
 from engine.coordinator.offsets_partition import coordinator_partition
 from engine.java.strings import string_hash_code, to_positive, utils_abs

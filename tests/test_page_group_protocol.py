@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import REPO
+from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 PAGE = str(REPO / "pages" / "7_Group_Protocol.py")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from conftest import REPO
+from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine.producer.murmur2 import partition_for_key

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import load_vectors, open_page
+from helpers import load_vectors, open_page
 from streamlit.testing.v1 import AppTest
 
 from engine.consumer.pause import ProtocolTimings, pause_report

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import REPO
+from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine.server.replicas import Broker, assign_replicas_to_brokers

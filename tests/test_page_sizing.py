@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine import sizing

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine.server.timer.driver import simulate

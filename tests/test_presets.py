@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import load_vectors
+from helpers import load_vectors
 
 from engine.errors import ScenarioError
 from engine.presets import PRESETS, build_preset, detect_skew, skew_weights, spread_replica_racks

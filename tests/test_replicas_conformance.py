@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import load_vectors
+from helpers import load_vectors
 
 from engine.server.replicas import cli_replicas
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from engine.coordinator.target_assignment import (
     cli_server_assign,

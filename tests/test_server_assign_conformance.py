@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import load_vectors
+from helpers import load_vectors
 
 from engine.coordinator.target_assignment import cli_server_assign
 

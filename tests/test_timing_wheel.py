@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import REPO, load_vectors
+from helpers import REPO, load_vectors
 
 from engine.server.timer.cases import cli_wheel
 
