@@ -121,7 +121,7 @@ def test_closed_form_dealing_equals_kafkas_loop(group: dict, extra_steps: int) -
     """The constrained builder's strided fast path gives exactly what the item-by-item loop gives."""
     from unittest import mock
 
-    from engine.consumer.assignors.sticky import ConstrainedAssignmentBuilder
+    from engine.consumer.assignors.sticky_constrained import ConstrainedAssignmentBuilder
 
     scenario = parse_scenario({"steps": [group] * (1 + extra_steps)})
     for strategy in ("sticky", "cooperative-sticky"):

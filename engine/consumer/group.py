@@ -20,7 +20,8 @@ from engine.consumer.assignors import range as range_assignor
 from engine.consumer.assignors import roundrobin as roundrobin_assignor
 from engine.consumer.assignors.common import Cluster, Subscription
 from engine.consumer.assignors.cooperative import CooperativeStickyAssignor
-from engine.consumer.assignors.sticky import AbstractStickyAssignor, StickyAssignor
+from engine.consumer.assignors.abstract_sticky import AbstractStickyAssignor
+from engine.consumer.assignors.sticky import StickyAssignor
 from engine.errors import EngineError
 from engine.gcpause import gc_paused
 from engine.java.strings import string_hashmap_order

@@ -13,8 +13,9 @@ round gives C1 ``[t0-2, t0-3]``.
 
 from __future__ import annotations
 
+from engine.consumer.assignors.abstract_sticky import AbstractStickyAssignor
 from engine.consumer.assignors.common import DEFAULT_GENERATION, Assignment, Cluster, Subscription
-from engine.consumer.assignors.sticky import AbstractStickyAssignor, MemberData
+from engine.consumer.assignors.sticky_data import MemberData
 from engine.scenario import TopicPartition
 
 NAME = "cooperative-sticky"

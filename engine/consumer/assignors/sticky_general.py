@@ -11,17 +11,14 @@ result is only kept when it improves the balance score.  Java's ``TreeSet`` of m
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sortedcontainers import SortedList
 
 from engine.consumer.assignors.common import DEFAULT_GENERATION, Assignment, Subscription
+from engine.consumer.assignors.sticky_data import RackInfo, StickyAssignorView
 from engine.java.hashmap import JavaHashMap
 from engine.java.strings import string_compare_key, topic_partition_hash_code
 from engine.scenario import TopicPartition, topic_partitions
-
-if TYPE_CHECKING:
-    from engine.consumer.assignors.sticky import AbstractStickyAssignor, RackInfo
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,7 @@ def balance_score(assignment: Assignment) -> int:
 
 
 class GeneralAssignmentBuilder:
-    def __init__(self, assignor: AbstractStickyAssignor, partitions_per_topic: dict[str, int],
+    def __init__(self, assignor: StickyAssignorView, partitions_per_topic: dict[str, int],
                  rack_info: RackInfo, current: dict[str, list[TopicPartition]],
                  subscriptions: dict[str, Subscription]) -> None:
         self.assignor = assignor
