@@ -8,7 +8,7 @@ PORT  ?= 8501
 export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: start test chromium bench conformance
+.PHONY: start test lint chromium bench conformance
 
 $(STAMP): requirements.txt
 	@python3 -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed, found " + sys.version.split()[0]'
@@ -21,12 +21,16 @@ start: $(STAMP)
 	$(PY) -m streamlit run app.py --server.port $(PORT)
 
 chromium:
-	@test -x /usr/bin/chromium || { \
-	  echo "installing Debian's chromium for the browser tests"; \
+	@{ test -x /usr/bin/chromium && test -d /usr/share/fonts/opentype/noto; } || { \
+	  echo "installing Debian's chromium and CJK fonts for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium fonts-noto-cjk; }
 
-test: $(STAMP) chromium
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
+test: $(STAMP) chromium lint
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from engine.server.timer.cost import CostRow
-from engine.server.timer.frames import WheelFrame
+from engine.server.timer.frames import BucketView, WheelFrame
 from engine.server.timer.model import WheelConfig
 
 EMPTY = "#eef0f3"
@@ -40,7 +40,10 @@ def _level_traces(frame: WheelFrame, config: WheelConfig, level: int, tick: int)
     n = config.wheel_size
     created = level < len(frame.wheel_times)
     peak = max((b.count for b in frame.buckets.values()), default=1)
-    colors, lines, widths, hover = [], [], [], []
+    colors: list[str] = []
+    lines: list[str] = []
+    widths: list[float] = []
+    hover: list[str] = []
     for index in range(n):
         view = frame.buckets.get((level, index))
         count = view.count if view else 0
@@ -63,7 +66,7 @@ def _level_traces(frame: WheelFrame, config: WheelConfig, level: int, tick: int)
     }
 
 
-def _hover(level: int, index: int, view: object, tick: int, created: bool) -> str:
+def _hover(level: int, index: int, view: BucketView | None, tick: int, created: bool) -> str:
     if not created:
         return f"level {level} not created yet (created on demand by an overflow)"
     if view is None:

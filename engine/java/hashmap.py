@@ -84,13 +84,13 @@ class JavaHashMap(Generic[K, V]):
             first[h & mask] = first.get(h & mask, 0) + 1
         if first and max(first.values()) > TREEIFY_THRESHOLD:  # a treeify resize may happen: go step by step
             for key in unique:
-                out.put(key, None)  # type: ignore[arg-type]
+                out.put(key, None)
             return out
         capacity = out._capacity
         while len(unique) > capacity * 0.75 and capacity < HASHMAP_MAX_CAPACITY:
             capacity <<= 1
         out._capacity = capacity
-        out._entries = {k: (h, i + 1, None) for i, (k, h) in enumerate(zip(unique, spreads))}  # type: ignore[misc]
+        out._entries = {k: (h, i + 1, None) for i, (k, h) in enumerate(zip(unique, spreads))}
         out._seq = len(unique)
         mask = capacity - 1
         for h in spreads:

@@ -22,6 +22,7 @@ from engine.consumer.assignors.common import (
     DEFAULT_GENERATION,
     Assignment,
     Cluster,
+    StickyUserData,
     Subscription,
     partitions_for,
 )
@@ -41,6 +42,14 @@ class AbstractStickyAssignor:
         self.partitions_transferring_ownership: dict[TopicPartition, str] | None = {}
 
     def member_data(self, subscription: Subscription) -> MemberData:
+        raise NotImplementedError
+
+    def subscription_user_data(self) -> StickyUserData | int | None:
+        """What this member puts in its JoinGroup subscription's user data."""
+        raise NotImplementedError
+
+    def on_assignment(self, partitions: list[TopicPartition], generation: int) -> None:
+        """``onAssignment``: remember what the member received (and in which generation)."""
         raise NotImplementedError
 
     def assign(self, cluster: Cluster, subscriptions: dict[str, Subscription]) -> Assignment:

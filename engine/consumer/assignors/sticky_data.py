@@ -78,5 +78,6 @@ class StickyAssignorView(Protocol):
     the previous assignment."""
 
     max_generation: int
+    partitions_transferring_ownership: dict[TopicPartition, str] | None
 
     def member_data(self, subscription: Subscription) -> MemberData: ...

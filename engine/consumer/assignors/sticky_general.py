@@ -10,6 +10,7 @@ result is only kept when it improves the balance score.  Java's ``TreeSet`` of m
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sortedcontainers import SortedList
@@ -96,7 +97,7 @@ class _SortedMembers:
     def last(self) -> str:
         return self.items[-1][2]
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return (item[2] for item in self.items)
 
 

@@ -79,6 +79,8 @@ class _FrameBuilder:
             self.frame = self._new_frame(kind, time_ms)
 
     def _place(self, task: str, placement: Placement) -> None:
+        assert placement.level is not None and placement.bucket is not None  # placed in a bucket, not fired
+        assert placement.bucket_expiration_ms is not None
         key = (placement.level, placement.bucket)
         self.where[task] = key
         self.content.setdefault(key, {})[task] = None

@@ -157,6 +157,7 @@ class WheelTimer:
         drains: list[BucketDrain] = []
         while self.queue.queue and self.queue.queue[0].expiration_ms <= self.now_ms:
             bucket = self.queue.poll()
+            assert bucket is not None  # the head was checked above
             self.counters.buckets_polled += 1
             self.wheel.advance_clock(bucket.expiration_ms)
             drain = BucketDrain(bucket.level, bucket.index, bucket.expiration_ms,
@@ -240,6 +241,7 @@ class HeapTimer:
         queue = self.queue
         while queue.queue and queue.queue[0].expiration_ms <= self.now_ms:
             entry = queue.poll()
+            assert entry is not None  # the head was checked above
             del self.entries[entry.task_id]
             self._fire(entry)
         self.counters.expire_steps += self.queue.comparisons - comparisons

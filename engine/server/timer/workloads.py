@@ -18,7 +18,7 @@ def parse_task_lines(text: str, max_tasks: int = MAX_PAGE_TASKS) -> list[TaskSpe
     Blank lines and ``#`` comments are skipped; ``-`` leaves an optional field empty.
     ``"a, 25\nb, 7, 3"`` gives ``[TaskSpec("a", 25), TaskSpec("b", 7, 3)]``.
     """
-    tasks = []
+    tasks: list[TaskSpec] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()
         if not line:
