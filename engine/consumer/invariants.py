@@ -39,16 +39,3 @@ def spread(assignment: Assignment) -> int:
     return max(sizes) - min(sizes) if sizes else 0
 
 
-def kept_by_remaining(previous: Assignment, current: Assignment, state: GroupState) -> list[TopicPartition]:
-    """Partitions a remaining member owned before, could still own, but lost."""
-    topics = {m.id: set(m.topics) for m in state.members}
-    lost = []
-    for member, partitions in previous.items():
-        if member not in current:
-            continue
-        now = set(current[member])
-        lost += [
-            tp for tp in partitions
-            if tp.topic in topics[member] and tp not in now and tp.partition < state.topics.get(tp.topic, 0)
-        ]
-    return lost

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from engine.consumer.pause import ProtocolTimings, pause_report
 from engine.errors import ScenarioError
-from engine.scenario import GroupState, Member, Scenario
+from engine.scenario import GroupState, Scenario
 
 MAX_TIME_MS = 3_600_000
 MAX_RESTART_MEMBERS = 200
@@ -195,6 +195,3 @@ def compare_rolling_restarts(
     return rows
 
 
-def without_instance_ids(members: Sequence[Member]) -> tuple[Member, ...]:
-    """Members as dynamic ones (``group.instance.id`` cleared)."""
-    return tuple(replace(m, instance_id=None) for m in members)

@@ -29,11 +29,6 @@ class PartitionAssignorError(Exception):
     """Kafka's ``PartitionAssignorException`` (never raised for well-formed coordinator input)."""
 
 
-def empty_assignment() -> MemberPartitions:
-    """``Collections.emptyMap()`` (immutable; a deep copy of it is ``new HashMap<>(0)``)."""
-    return JavaHashMap(uuid_hash_code, 16)
-
-
 def assignment_from_record(topic_partitions: Sequence[tuple[Uuid, Sequence[int]]]) -> MemberPartitions:
     """``Assignment.fromRecord``: ``Collectors.toMap`` (default HashMap) of ``new HashSet<>(partitions)``."""
     out: MemberPartitions = JavaHashMap(uuid_hash_code)
@@ -79,11 +74,6 @@ class GroupSpec:
     members: dict[str, MemberSpec]
     subscription_type: str
     inverted: dict[Uuid, dict[int, str]] = field(default_factory=dict)
-
-    def is_partition_assigned(self, topic_id: Uuid, partition: int) -> bool:
-        owners = self.inverted.get(topic_id)
-        return owners is not None and partition in owners
-
 
 @dataclass
 class TopicDescriber:

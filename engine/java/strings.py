@@ -7,7 +7,7 @@ reproduce both; everything here is pure and tested in ``tests/test_java.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -58,11 +58,6 @@ def to_positive(value: int) -> int:
     return value & 0x7FFFFFFF
 
 
-def integer_hash_code(value: int) -> int:
-    """Java ``Integer.hashCode()``: the value itself."""
-    return to_int32(value)
-
-
 def hashmap_spread(hash_code: int) -> int:
     """``HashMap.hash``: ``h ^ (h >>> 16)`` as an unsigned 32-bit number (the bucket bits)."""
     h = hash_code & 0xFFFFFFFF
@@ -86,15 +81,6 @@ def hashmap_capacity(size: int, initial_capacity: int = HASHMAP_DEFAULT_CAPACITY
     while size > capacity * HASHMAP_LOAD_FACTOR and capacity < HASHMAP_MAX_CAPACITY:
         capacity <<= 1
     return capacity
-
-
-def copy_constructor_capacity(size: int) -> int:
-    """Table length of ``new HashMap<>(otherMap)`` / ``new HashSet<>(collection)`` of ``size`` keys.
-
-    ``HashMap.putMapEntries`` sizes the table with ``tableSizeFor(size / 0.75 + 1)``;
-    ``HashSet(Collection)`` asks for ``max(size / .75f + 1, 16)``.
-    """
-    return hashmap_capacity(size, max(int(size / HASHMAP_LOAD_FACTOR + 1.0), 1))
 
 
 def hashset_copy_capacity(size: int) -> int:
@@ -130,11 +116,6 @@ def string_hashmap_order(keys: Iterable[str], capacity: int | None = None) -> li
 def sorted_java(strings: Iterable[str]) -> list[str]:
     """Strings sorted as ``Collections.sort`` on ``String`` would sort them."""
     return sorted(strings, key=string_compare_key)
-
-
-def sort_key_pairs(items: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
-    """(topic, partition) pairs sorted by Java topic order, then partition."""
-    return sorted(items, key=lambda tp: (string_compare_key(tp[0]), tp[1]))
 
 
 def topic_partition_hash_code(topic: str, partition: int) -> int:

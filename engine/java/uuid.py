@@ -93,6 +93,3 @@ def uuid_hash_code(uuid: Uuid) -> int:
     return uuid.hash_code()
 
 
-def uuid_compare(a: Uuid, b: Uuid) -> int:
-    """``Uuid.compareTo``: -1, 0 or 1 by signed msb, then signed lsb."""
-    return (a > b) - (a < b)

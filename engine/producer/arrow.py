@@ -381,6 +381,3 @@ def murmur2_many(keys: Sequence[bytes | str]) -> np.ndarray:
     return murmur2_arrow(pa.array(encoded, type=pa.large_binary()))
 
 
-def to_positive_array(hashes: np.ndarray) -> np.ndarray:
-    """``Utils.toPositive`` over an int32 array: ``h & 0x7fffffff``."""
-    return np.asarray(hashes, dtype=np.int32) & np.int32(0x7FFFFFFF)

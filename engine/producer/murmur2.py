@@ -117,8 +117,3 @@ def fnv1a(data: bytes) -> int:
     return (-signed if signed < 0 else signed) & MASK32
 
 
-def murmur3(data: bytes) -> int:
-    """MurmurHash3 x86_32, seed 0, unsigned (``mmh3.hash``) — not used by any Kafka client."""
-    import mmh3
-
-    return int(mmh3.hash(_as_bytes(data), 0, signed=False))

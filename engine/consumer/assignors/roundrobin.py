@@ -14,17 +14,9 @@ from bisect import bisect_left
 
 from engine.consumer.assignors.common import Assignment, Cluster, Subscription, member_sort_key
 from engine.java.strings import sorted_java
-from engine.scenario import TopicPartition, topic_partitions
+from engine.scenario import topic_partitions
 
 NAME = "roundrobin"
-
-
-def all_partitions_sorted(cluster: Cluster, subscriptions: dict[str, Subscription]) -> list[TopicPartition]:
-    """Partitions of every subscribed topic with metadata; topics in a ``TreeSet`` (Java order)."""
-    topics = sorted_java({t for s in subscriptions.values() for t in s.topics})
-    return [
-        TopicPartition(t, p) for t in topics for p in range(cluster.partitions_per_topic.get(t, 0))
-    ]
 
 
 def assign(cluster: Cluster, subscriptions: dict[str, Subscription]) -> Assignment:
