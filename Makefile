@@ -5,6 +5,7 @@ VENV  := .venv
 PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt 2>/dev/null | cut -c1-16)
 PORT  ?= 8501
+ADDRESS ?= 127.0.0.1  # only this machine; ADDRESS=0.0.0.0 serves a room (see README: Running a workshop)
 export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
@@ -18,7 +19,7 @@ $(STAMP): requirements.txt
 	@rm -f $(VENV)/.installed-* && touch $@
 
 start: $(STAMP)
-	$(PY) -m streamlit run app.py --server.port $(PORT)
+	$(PY) -m streamlit run app.py --server.port $(PORT) --server.address $(ADDRESS)
 
 chromium:
 	@{ test -x /usr/bin/chromium && test -d /usr/share/fonts/opentype/noto; } || { \
