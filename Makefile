@@ -9,7 +9,7 @@ ADDRESS ?= 127.0.0.1  # only this machine; ADDRESS=0.0.0.0 serves a room (see RE
 export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: start test lint chromium bench conformance
+.PHONY: start test lint chromium bench conformance messages
 
 $(STAMP): requirements.txt
 	@python3 -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed, found " + sys.version.split()[0]'
@@ -40,3 +40,7 @@ bench: $(STAMP)
 
 conformance: $(STAMP)
 	$(PY) ../shared/tools/conformance.py --python $(PY)
+
+messages: $(STAMP)  # refresh the gettext template and the Chinese catalogue from the code (then translate new entries)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -o locales/messages.pot --no-location --sort-output .
+	$(VENV)/bin/pybabel update -i locales/messages.pot -d locales -l zh --no-fuzzy-matching
