@@ -1,6 +1,7 @@
 """``python -m bench [NAME [ARGS...]]``: run every benchmark, or one with its own arguments.
 
-Each benchmark prints a table of this engine's figures against the baseline its issue names.
+Each benchmark prints a table of this engine's figures against the baseline its issue names.  A module may set
+``RUN_ALL_ARGS`` (e.g. the browser benchmark's ``["--quick"]``): the arguments it gets when every benchmark runs.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ def main(argv: list[str]) -> int:
         return 2
     for name in names():
         print(f"\n=== bench/{name}.py")
-        importlib.import_module(f"bench.{name}").main([])
+        module = importlib.import_module(f"bench.{name}")
+        module.main(list(getattr(module, "RUN_ALL_ARGS", [])))
     return 0
 
 
