@@ -1,0 +1,290 @@
+"""The builder's "Import" section: paste or upload Kafka's tool output, or read a live cluster.
+
+Whatever comes in is recognised first (``engine.tools.detect``), shown as a preview -- the sources,
+the group and its current assignment, the notes, and every line that could not be used -- and
+replaces the current scenario only when the user says so.  The "Connect" form's fields are keyed by
+a generation that changes with every read: the submit callback takes their values out of the session
+state, and Streamlit drops the old generation's widget state at the end of that run, so the
+bootstrap servers and credentials live only in the run that reads the cluster -- never in
+``st.session_state`` afterwards, in a URL or in a download (tests/test_page_import.py scans the whole
+session state for the password).  Only the recognised metadata and group are kept for the preview.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from engine.admin.connection import MECHANISMS, PROTOCOLS
+from engine.errors import EngineError
+from engine.tools.detect import parse_text
+from engine.tools.records import MAX_TEXT_BYTES, Imported
+from engine.tools.to_scenario import WEIGHT_SOURCES, ImportResult, to_scenario
+from ui.state import set_scenario
+
+KEY = "import."
+MAX_SHOWN = 500  # rows of the preview tables (the counts are always complete)
+PASTE_HELP = (
+    "kafka-consumer-groups.sh --describe [--members --verbose | --state], kafka-topics.sh --describe, "
+    "kafka-log-dirs.sh --describe, a kafka-reassign-partitions.sh plan, broker,rack lines -- one or "
+    "several, in any order, as your terminal printed them (Kafka 2.x to 4.x)."
+)
+
+
+def _recognise(read: Callable[[], Imported]) -> None:
+    ss = st.session_state
+    try:
+        data = read()
+    except EngineError as exc:
+        ss[KEY + "error"] = str(exc)
+        ss.pop(KEY + "data", None)
+        return
+    ss[KEY + "data"] = data
+    ss[KEY + "token"] = ss.get(KEY + "token", 0) + 1
+    for key in ("error", "applied", "group", "weights"):
+        ss.pop(KEY + key, None)
+
+
+def _on_paste() -> None:
+    text = st.session_state.get(KEY + "paste", "")
+    _recognise(lambda: parse_text(text))
+
+
+def _read_files(files: list[Any]) -> Imported:
+    data = Imported()
+    for upload in files:
+        raw = upload.getvalue()
+        if len(raw) > MAX_TEXT_BYTES:
+            raise EngineError(f"{upload.name}: larger than the {MAX_TEXT_BYTES // 2**20} MiB limit")
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise EngineError(f"{upload.name}: not UTF-8 text") from None
+        parse_text(text, data, origin=upload.name)
+    return data
+
+
+def _on_files() -> None:
+    files = st.session_state.get(KEY + "files") or []
+    if files:
+        _recognise(lambda: _read_files(list(files)))
+
+
+FIELDS = ("bootstrap", "group", "timeout", "protocol", "mechanism", "username", "password", "ca")
+CLEARED = {
+    "bootstrap": "",
+    "group": "",
+    "timeout": 10,
+    "protocol": PROTOCOLS[0],
+    "mechanism": "",
+    "username": "",
+    "password": "",
+    "ca": "",
+}
+
+
+def _read_cluster(form: dict[str, Any]) -> Imported:
+    """One live read with what the form held (nothing here is stored)."""
+    from engine.admin.connection import Connection
+    from engine.admin.live import import_live, live_groups
+
+    protocol = form["protocol"]
+    security = {"security.protocol": protocol}
+    if protocol.startswith("SASL"):
+        security.update(
+            {
+                "sasl.mechanism": form["mechanism"],
+                "sasl.username": form["username"],
+                "sasl.password": form["password"],
+            }
+        )
+    if protocol.endswith("SSL"):
+        security["ssl.ca.location"] = form["ca"]
+    connection = Connection.parse(form["bootstrap"], form["timeout"], security)
+    data = import_live(connection, form["group"].strip() or None)
+    if not form["group"].strip():
+        try:
+            found = live_groups(connection)
+            listed = ", ".join(f"{g} ({state}, {protocol})" for g, state, protocol in found[:50]) or "none"
+            data.notes.append(f"consumer groups on this cluster: {listed}; enter one to import it")
+        except EngineError as exc:
+            data.notes.append(f"the consumer groups were not listed: {exc}")
+    return data
+
+
+def _field(name: str) -> str:
+    """The widget key of a Connect field; a new generation after every read, so Streamlit drops the old
+    widgets' state (the submitted values) at the end of that run instead of keeping it."""
+    return f"{KEY}f{st.session_state.get(KEY + 'generation', 0)}.{name}"
+
+
+def _on_connect() -> None:
+    """Submit of the Connect form: read the cluster with the fields' values, then forget them."""
+    ss = st.session_state
+    form = {name: ss.pop(_field(name), CLEARED[name]) for name in FIELDS}
+    ss[KEY + "generation"] = ss.get(KEY + "generation", 0) + 1
+    try:
+        _recognise(lambda: _read_cluster(form))
+    finally:
+        form.clear()
+
+
+def _connect_form() -> None:
+    with st.form(KEY + "connect"):
+        st.caption(
+            "Read-only: metadata, one group's description, committed offsets. What you type here is "
+            "forgotten as soon as the cluster has been read: never kept, put in a link or in a download."
+        )
+        c1, c2, c3 = st.columns([3, 2, 1])
+        c1.text_input("Bootstrap servers", placeholder="kafka-1:9092,kafka-2:9092", key=_field("bootstrap"))
+        c2.text_input(
+            "Consumer group", help="empty: topics only, and the groups are listed", key=_field("group")
+        )
+        c3.number_input("Timeout (s)", 1, 120, CLEARED["timeout"], key=_field("timeout"))
+        c1, c2 = st.columns(2)
+        c1.selectbox("security.protocol", PROTOCOLS, key=_field("protocol"))
+        c2.selectbox("sasl.mechanism", ("", *MECHANISMS), key=_field("mechanism"))
+        c1.text_input("SASL username", key=_field("username"))
+        c2.text_input("SASL password", type="password", key=_field("password"))
+        st.text_input(
+            "ssl.ca.location", help="a PEM file on the machine running this dashboard", key=_field("ca")
+        )
+        st.form_submit_button("Read the cluster", on_click=_on_connect)
+
+
+def _result(data: Imported) -> ImportResult | None:
+    """The scenario for the chosen group and weights (computed once per choice)."""
+    ss = st.session_state
+    key = (ss.get(KEY + "token"), ss.get(KEY + "group"), ss.get(KEY + "weights", "auto"))
+    if ss.get(KEY + "result_key") != key:
+        ss[KEY + "result_key"] = key
+        try:
+            ss[KEY + "result"] = to_scenario(data, ss.get(KEY + "group"), ss.get(KEY + "weights", "auto"))
+            ss.pop(KEY + "result_error", None)
+        except EngineError as exc:
+            ss[KEY + "result"], ss[KEY + "result_error"] = None, str(exc)
+    if ss.get(KEY + "result_error"):
+        st.error(ss[KEY + "result_error"])
+    return ss.get(KEY + "result")
+
+
+def _on_apply() -> None:
+    ss = st.session_state
+    result = ss.get(KEY + "result")
+    if result is not None:
+        set_scenario(result.scenario)
+        ss[KEY + "applied"] = f"{result.scenario.name!r} is now the current scenario on every page."
+        for key in ("data", "result", "result_key", "paste"):
+            ss.pop(KEY + key, None)
+
+
+def _on_discard() -> None:
+    for key in ("data", "result", "result_key", "error", "paste"):
+        st.session_state.pop(KEY + key, None)
+
+
+def _assignment_table(result: ImportResult) -> pd.DataFrame:
+    group = result.group
+    rows = []
+    for member in list(group.members.values())[:MAX_SHOWN] if group else []:
+        partitions = result.current_assignment.get(member.member_id, [])
+        shown = ", ".join(str(tp) for tp in partitions[:20]) + (", ..." if len(partitions) > 20 else "")
+        rows.append(
+            {
+                "member id": member.member_id,
+                "client id": member.client_id,
+                "host": member.host,
+                "group.instance.id": member.instance_id or "",
+                "partitions": len(partitions),
+                "now owns": shown,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _unused_table(result: ImportResult) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "where": " ".join(p for p in (u.origin, f"line {u.line}" if u.line else "") if p),
+                "what": u.text[:200],
+                "why": u.reason,
+            }
+            for u in result.unused[:MAX_SHOWN]
+        ]
+    )
+
+
+def _choices(data: Imported) -> None:
+    c1, c2 = st.columns(2)
+    groups = sorted(data.groups)
+    if len(groups) > 1:
+        c1.selectbox("Group to import", groups, key=KEY + "group")
+    c2.radio(
+        "Partition weights",
+        WEIGHT_SOURCES,
+        key=KEY + "weights",
+        horizontal=True,
+        help="size: kafka-log-dirs.sh sizes; lag: the group's lag; auto: size when given, else lag",
+    )
+
+
+def _preview(data: Imported) -> None:
+    st.markdown("**Recognised**")
+    for source in data.sources:
+        st.text(source)
+    _choices(data)
+    result = _result(data)
+    if result is None:
+        return
+    first = result.scenario.first
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Topics", f"{len(first.topics):,}")
+    c2.metric("Partitions", f"{first.total_partitions:,}")
+    c3.metric("Consumers", f"{len(first.members):,}")
+    c4.metric("Weights", result.weights_source)
+    if result.group is not None:
+        g = result.group
+        st.caption(
+            f"Group {g.group_id!r}: state {g.state or 'not shown'}, assignor {g.assignor or 'not shown'}, "
+            f"protocol {g.protocol or 'not shown'}. The current assignment is shown here; step 0 of the "
+            "scenario is the group as its assignor would form it anew."
+        )
+        st.dataframe(_assignment_table(result), hide_index=True, width="stretch")
+    for note in result.notes:
+        st.info(note)
+    with st.expander(f"Not used ({len(result.unused):,})", expanded=False):
+        st.dataframe(_unused_table(result), hide_index=True, width="stretch")
+    c1, c2 = st.columns(2)
+    c1.button("Replace the current scenario", key=KEY + "apply", on_click=_on_apply, type="primary")
+    c2.button("Discard", key=KEY + "discard", on_click=_on_discard)
+
+
+def render_import() -> None:
+    """Draw the section (called by the scenario builder)."""
+    ss = st.session_state
+    st.subheader("Import from your cluster")
+    paste, upload, connect = st.tabs(["Paste", "Upload", "Connect"])
+    with paste:
+        st.text_area("Paste the tools' output", key=KEY + "paste", height=180, help=PASTE_HELP)
+        st.button("Recognise", key=KEY + "recognise", on_click=_on_paste)
+    with upload:
+        st.file_uploader(
+            "Tool output files",
+            accept_multiple_files=True,
+            key=KEY + "files",
+            on_change=_on_files,
+            help=PASTE_HELP,
+        )
+    with connect:
+        _connect_form()
+    if ss.get(KEY + "error"):
+        st.error(ss[KEY + "error"])
+    if ss.get(KEY + "applied"):
+        st.success(ss[KEY + "applied"])
+    data = ss.get(KEY + "data")
+    if data is not None:
+        _preview(data)
