@@ -16,13 +16,15 @@ PAGES = Path(__file__).resolve().parent / "pages"
 page_setup(
     "Kafka Partition Lab",
     "🧪",
-    "Apache Kafka's partitioning behaviour, computed exactly as real Kafka computes it and drawn so you can see it.",
+    "Apache Kafka's partitioning behaviour, computed exactly as real Kafka computes it and drawn so you can "
+    "see it.",
 )
 init_state()
 st.markdown(
-    "Build a consumer group below (topics, partitions, consumers and what they subscribe to), or load a preset "
-    "from the sidebar. Every page uses this scenario: compare the four client assignors side by side, watch a "
-    "rebalance move partitions, and more. The answers are checked against vectors produced by Kafka's own Java code."
+    "Build a consumer group below (topics, partitions, consumers and what they subscribe to), or load a "
+    "preset from the sidebar. Every page uses this scenario: compare the four client assignors side by "
+    "side, watch a rebalance move partitions, and more. The answers are checked against vectors produced by "
+    "Kafka's own Java code."
 )
 
 st.subheader("Pages")

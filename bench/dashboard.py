@@ -14,9 +14,9 @@ import statistics
 import time
 from pathlib import Path
 
-from engine.charts.rebalance import rebalance_animation
-from engine.consumer.group import replay
-from engine.scenario import parse_scenario
+from engine import CLIENT, STRATEGY_NAMES, outcomes, parse_scenario
+from engine.charts import rebalance_animation
+from engine.comparison import revoked_partitions
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,11 +30,10 @@ def widget_change_ms(repeat: int) -> tuple[float, float]:
     at.selectbox(key="sidebar.preset").select("large").run()
     first = (time.perf_counter() - start) * 1000
     assert not at.exception, at.exception
-    options = ["range", "roundrobin", "sticky", "cooperative-sticky"]
     times = []
     for i in range(repeat):
         start = time.perf_counter()
-        at.selectbox(key="assign.config_strategy").select(options[(i + 1) % 4]).run()
+        at.selectbox(key="assign.config_strategy").select(STRATEGY_NAMES[(i + 1) % len(STRATEGY_NAMES)]).run()
         times.append((time.perf_counter() - start) * 1000)
     assert not at.exception, at.exception
     return first, statistics.median(times)
@@ -44,9 +43,10 @@ def animation_ms(partitions: int, repeat: int) -> float:
     members = [{"id": f"consumer-{i:03d}", "topics": ["orders"]} for i in range(100)]
     scenario = parse_scenario({"steps": [{"topics": {"orders": partitions}, "members": members},
                                          {"topics": {"orders": partitions}, "members": members[1:]}]})
-    result = replay(scenario, "cooperative-sticky")
-    before, after = result.steps[0].assignment, result.steps[1].assignment
-    revoked = [tp for tps in (result.steps[1].revoked_first_round or {}).values() for tp in tps]
+    cooperative = CLIENT["cooperative-sticky"]
+    steps = outcomes(scenario, cooperative)
+    before, after = steps[0].assignment, steps[1].assignment
+    revoked = revoked_partitions(steps[1], cooperative)
     order = [m["id"] for m in members]
     times = []
     for _ in range(repeat):
@@ -62,10 +62,13 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     first, change = widget_change_ms(args.repeat)
     anim = animation_ms(10_000, args.repeat)
-    print(f"{'measure':<62}{'ms':>10}{'target ms':>11}{'ratio':>8}")
-    print(f"{'Assignments page, first run after loading the large preset':<62}{first:>10.0f}{'-':>11}{'':>8}")
-    print(f"{'Assignments page, widget change (large preset, median)':<62}{change:>10.0f}{300:>11}{change / 300:>8.2f}")
-    print(f"{'rebalance animation, 10,000 partitions (build + to_dict)':<62}{anim:>10.0f}{1000:>11}{anim / 1000:>8.2f}")
+    row = "{:<62}{:>10}{:>11}{:>8}"
+    print(row.format("measure", "ms", "target ms", "ratio"))
+    print(row.format("Assignments page, first run after loading the large preset", f"{first:.0f}", "-", ""))
+    print(row.format("Assignments page, widget change (large preset, median)", f"{change:.0f}", 300,
+                     f"{change / 300:.2f}"))
+    print(row.format("rebalance animation, 10,000 partitions (build + to_dict)", f"{anim:.0f}", 1000,
+                     f"{anim / 1000:.2f}"))
 
 
 if __name__ == "__main__":

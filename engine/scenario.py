@@ -4,6 +4,11 @@ Raw JSON (the ``assign`` input shape of ../shared/spec/README.md, section 1 and 
 pydantic and turned into small frozen dataclasses the assignors use.  Every error is one line that
 names the field and the bad value, e.g. ``members[3].id: duplicate 'C1'``.
 
+Topic names follow Kafka's rule (``org.apache.kafka.common.internals.Topic.validate``): 1..249 of
+``[a-zA-Z0-9._-]``, and not ``.`` or ``..``, so ``check_topic_name("topics", "orders v2")`` raises
+``topics: not a legal Kafka topic name, got 'orders v2' (...)``.  The builder and the CLI refuse the
+same names.
+
 Limits (also in README.md):
   partitions per topic 1..100,000; partitions in a step <= 2,000,000; topics per step <= 20,000;
   members per step <= 20,000; names 1..249 characters (member ids up to 1,000); steps <= 200.
@@ -11,7 +16,9 @@ Limits (also in README.md):
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -27,7 +34,8 @@ MAX_MEMBERS = 20_000
 MAX_NAME_LENGTH = 249
 MAX_MEMBER_ID_LENGTH = 1_000
 MAX_STEPS = 200
-STRATEGIES = ("range", "roundrobin", "sticky", "cooperative-sticky")
+TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]{1,249}")
+TOPIC_NAME_RULE = "letters, digits, '.', '_', '-'; 1..249 characters; not '.' or '..'"
 
 
 class TopicPartition(NamedTuple):
@@ -167,11 +175,24 @@ def _check_name(where: str, name: str, limit: int = MAX_NAME_LENGTH) -> None:
         raise ScenarioError(f"{where}: control characters are not allowed, got {_describe(name)}")
 
 
+def is_legal_topic_name(name: str) -> bool:
+    """Kafka's ``Topic.validate``: 1..249 of ``[a-zA-Z0-9._-]``, and not ``.`` or ``..``."""
+    return TOPIC_NAME.fullmatch(name) is not None and name not in (".", "..")
+
+
+def check_topic_name(where: str, name: str) -> None:
+    """Raise a one-line ``ScenarioError`` naming ``name`` unless Kafka would accept it as a topic name."""
+    if not is_legal_topic_name(name):
+        raise ScenarioError(
+            f"{where}: not a legal Kafka topic name, got {_describe(name)} ({TOPIC_NAME_RULE})")
+
+
 def _check_topics(where: str, topics: dict[str, int]) -> None:
     if len(topics) > MAX_TOPICS:
         raise ScenarioError(f"{where}: at most {MAX_TOPICS} topics, got {len(topics)}")
     for name, count in topics.items():
         _check_name(f"{where}[{name!r}]", name)
+        check_topic_name(f"{where}[{name!r}]", name)
         if not 1 <= count <= MAX_PARTITIONS_PER_TOPIC:
             raise ScenarioError(
                 f"{where}[{name!r}]: partitions must be 1..{MAX_PARTITIONS_PER_TOPIC}, got {count}"
@@ -279,16 +300,6 @@ def parse_scenario(data: Any) -> Scenario:
     return Scenario(steps=steps, name=raw.name, description=raw.description, weights=weights)
 
 
-def parse_strategy(data: Any) -> str:
-    """The ``strategy`` field of an ``assign`` case."""
-    if not isinstance(data, dict):
-        raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
-    strategy = data.get("strategy") if isinstance(data, dict) else None
-    if strategy not in STRATEGIES:
-        raise ScenarioError(f"strategy: must be one of {', '.join(STRATEGIES)}, got {_describe(strategy)}")
-    return str(strategy)
-
-
 def _member_json(m: Member) -> dict[str, Any]:
     return {"id": m.id, "topics": list(m.topics), "rack": m.rack, "instance_id": m.instance_id}
 
@@ -322,3 +333,14 @@ def loads_scenario(text: str) -> Scenario:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ScenarioError(f"scenario file: not valid JSON ({exc})") from None
     return parse_scenario(data)
+
+
+def __getattr__(name: str) -> Any:
+    """``STRATEGIES`` moved to the strategy registry (``engine.consumer.strategies.STRATEGY_NAMES``).
+
+    Resolved lazily (the registry imports the assignors, which import this module); kept only until
+    ``engine/spark`` and ``pages/6_Load.py`` import it from the registry.
+    """
+    if name == "STRATEGIES":
+        return importlib.import_module("engine.consumer.strategies").STRATEGY_NAMES
+    raise AttributeError(f"module 'engine.scenario' has no attribute {name!r}")

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any, Final, Literal
 
 from engine.errors import EngineError, LimitError
@@ -59,26 +60,33 @@ CONSTANTS: Final[dict[str, Constant]] = {c.key: c for c in [
              "Jun Rao, Confluent blog 2015: a new controller reads every partition's metadata from "
              "ZooKeeper, ~2 ms each (10,000 partitions -> ~20 s); much improved in Kafka 1.1 (KAFKA-5642)",
              "ZooKeeper controller, Kafka 0.8-1.0"),
-    Constant("controller_failover_ms_kraft", "controller failover (KRaft), independent of partitions", 1000.0, "ms",
+    Constant("controller_failover_ms_kraft", "controller failover (KRaft), independent of partitions", 1000.0,
+             "ms",
              "controller.quorum.election.timeout.ms default 1000: standby controllers already hold the "
              "metadata log, so failover is a Raft election", "KRaft, Kafka 3.3+"),
-    Constant("replication_ms_per_1000", "replication latency per 1,000 partitions between two brokers", 20.0, "ms",
+    Constant("replication_ms_per_1000", "replication latency per 1,000 partitions between two brokers", 20.0,
+             "ms",
              "Jun Rao, Confluent blog 2015: replicating 1,000 partitions from one broker to another adds "
              "~20 ms (one fetcher thread)", "Kafka 0.8-era hardware; measure yours"),
-    Constant("partitions_per_broker_zk", "partitions (replicas) per broker limit (ZooKeeper)", 4000, "partitions",
+    Constant("partitions_per_broker_zk", "partitions (replicas) per broker limit (ZooKeeper)", 4000,
+             "partitions",
              "Jun Rao, Confluent blog 2018 'Apache Kafka Supports 200K Partitions Per Cluster' (Kafka 1.1)",
              "ZooKeeper, Kafka 1.1-3.x"),
     Constant("partitions_per_cluster_zk", "partitions per cluster limit (ZooKeeper)", 200_000, "partitions",
              "Jun Rao, Confluent blog 2018 (Kafka 1.1): ~200,000 per cluster", "ZooKeeper, Kafka 1.1-3.x"),
-    Constant("partitions_per_broker_kraft", "partitions (replicas) per broker guide (KRaft)", 4000, "partitions",
+    Constant("partitions_per_broker_kraft", "partitions (replicas) per broker guide (KRaft)", 4000,
+             "partitions",
              "Per-broker cost (files, memory, fetchers) is unchanged by KRaft; the 2018 guide still applies",
              "KRaft, Kafka 3.3+"),
     Constant("partitions_per_cluster_kraft", "partitions per cluster limit (KRaft)", 2_000_000, "partitions",
-             "KIP-500 targets millions of partitions; Confluent demonstrated ~2 million (2021)", "KRaft, Kafka 3.3+"),
+             "KIP-500 targets millions of partitions; Confluent demonstrated ~2 million (2021)",
+             "KRaft, Kafka 3.3+"),
     Constant("files_per_segment", "open files per log segment", 3, "files",
              ".log, .index, .timeindex (a .txnindex only with aborted transactions)", "Kafka 0.10.1+"),
-    Constant("rule_of_thumb_per_broker", "latency rule: partitions per broker <= this x brokers x RF", 100, "x b x r",
-             "Jun Rao, Confluent blog 2015: if you care about latency, limit partitions per broker to 100 x b x r",
+    Constant("rule_of_thumb_per_broker", "latency rule: partitions per broker <= this x brokers x RF", 100,
+             "x b x r",
+             "Jun Rao, Confluent blog 2015: if you care about latency, limit partitions per broker to "
+             "100 x b x r",
              "2015 guidance"),
 ]}
 
@@ -102,25 +110,55 @@ class SizingInputs:
     constants: Mapping[str, float] = field(default_factory=dict)
 
     def validate(self) -> SizingInputs:
-        for name in ("target_mb_s", "producer_mb_s", "consumer_mb_s"):
-            _positive(name, getattr(self, name), MAX_THROUGHPUT)
-        _number("headroom_pct", self.headroom_pct, 0, 10_000)
-        _integer("brokers", self.brokers, 1, MAX_BROKERS)
-        _integer("replication_factor", self.replication_factor, 1, self.brokers)
-        _integer("batch_size", self.batch_size, 1, 2**31 - 1)
-        _integer("buffer_memory", self.buffer_memory, 1, 2**63 - 1)
-        _integer("segments_per_partition", self.segments_per_partition, 1, 1_000_000)
-        _integer("existing_partitions", self.existing_partitions, 0, MAX_PARTITIONS)
-        if self.era not in ("kraft", "zookeeper"):
-            raise SizingError(f"era: expected 'kraft' or 'zookeeper', got {self.era!r}")
-        for key, value in self.constants.items():
-            if key not in CONSTANTS:
-                raise SizingError(f"constants: unknown constant {key!r}")
-            _number(f"constants.{key}", value, 0, 1e12)
+        """``self``, or ``SizingError`` with the first of ``problems()``."""
+        problems = self.problems()
+        if problems:
+            raise SizingError(problems[0])
         return self
+
+    def problems(self) -> list[str]:
+        """Every reason these inputs are refused, one line each (a form shows them all at once).
+
+        ``SizingInputs(producer_mb_s=0, replication_factor=5).problems()`` is
+        ``["producer_mb_s: must be greater than 0, got 0",
+        "replication_factor: must be between 1 and 3, got 5"]``.
+        """
+        out: list[str] = []
+        for check in self._checks():
+            try:
+                check()
+            except SizingError as exc:
+                out.append(str(exc))
+        return out
+
+    def _checks(self) -> list[Callable[[], object]]:
+        checks: list[Callable[[], object]] = [
+            *(partial(_positive, name, getattr(self, name), MAX_THROUGHPUT)
+              for name in ("target_mb_s", "producer_mb_s", "consumer_mb_s")),
+            partial(_number, "headroom_pct", self.headroom_pct, 0, 10_000),
+            partial(_integer, "brokers", self.brokers, 1, MAX_BROKERS),
+            partial(_integer, "replication_factor", self.replication_factor, 1, self.brokers),
+            partial(_integer, "batch_size", self.batch_size, 1, 2**31 - 1),
+            partial(_integer, "buffer_memory", self.buffer_memory, 1, 2**63 - 1),
+            partial(_integer, "segments_per_partition", self.segments_per_partition, 1, 1_000_000),
+            partial(_integer, "existing_partitions", self.existing_partitions, 0, MAX_PARTITIONS),
+            partial(_check_era, self.era),
+        ]
+        return checks + [partial(_check_constant, key, value) for key, value in self.constants.items()]
 
     def constant(self, key: str) -> float:
         return float(self.constants.get(key, CONSTANTS[key].value))
+
+
+def _check_era(era: Any) -> None:
+    if era not in ("kraft", "zookeeper"):
+        raise SizingError(f"era: expected 'kraft' or 'zookeeper', got {era!r}")
+
+
+def _check_constant(key: str, value: Any) -> None:
+    if key not in CONSTANTS:
+        raise SizingError(f"constants: unknown constant {key!r}")
+    _number(f"constants.{key}", value, 0, 1e12)
 
 
 def _number(name: str, value: Any, low: float, high: float) -> float:
@@ -149,17 +187,25 @@ def _integer(name: str, value: Any, low: int, high: int) -> int:
 # --------------------------------------------------------------------------- the rule
 
 
+def _grown(target: float, headroom_pct: float) -> float:
+    """``T * g``: the target with the growth headroom (both validated)."""
+    growth = 1 + _number("headroom_pct", headroom_pct, 0, 10_000) / 100
+    return _positive("target_mb_s", target, MAX_THROUGHPUT) * growth
+
+
 def partitions_needed(target: float, producer: float, consumer: float, headroom_pct: float = 0.0) -> int:
     """``ceil(max(T*g/p, T*g/c))`` with ``g = 1 + headroom/100``; ``partitions_needed(200, 25, 10) == 20``."""
-    grown = _positive("target_mb_s", target, MAX_THROUGHPUT) * (1 + _number("headroom_pct", headroom_pct, 0, 10_000) / 100)
+    grown = _grown(target, headroom_pct)
     exact = max(grown / _positive("producer_mb_s", producer, MAX_THROUGHPUT),
                 grown / _positive("consumer_mb_s", consumer, MAX_THROUGHPUT))
     return _ceil_count(exact)
 
 
-def seed_article_partitions(target: float, producer: float, consumer: float, headroom_pct: float = 0.0) -> int:
-    """The common mistake ``Tt / max(Tp, Tc)`` (seed article 000): ``seed_article_partitions(200, 25, 10) == 8``."""
-    grown = _positive("target_mb_s", target, MAX_THROUGHPUT) * (1 + _number("headroom_pct", headroom_pct, 0, 10_000) / 100)
+def seed_article_partitions(target: float, producer: float, consumer: float,
+                            headroom_pct: float = 0.0) -> int:
+    """The common mistake ``Tt / max(Tp, Tc)`` (seed article 000): ``seed_article_partitions(200, 25, 10)``
+    is 8."""
+    grown = _grown(target, headroom_pct)
     return _ceil_count(grown / max(_positive("producer_mb_s", producer, MAX_THROUGHPUT),
                                    _positive("consumer_mb_s", consumer, MAX_THROUGHPUT)))
 
@@ -167,7 +213,8 @@ def seed_article_partitions(target: float, producer: float, consumer: float, hea
 def _ceil_count(exact: float) -> int:
     count = max(1, math.ceil(round(exact, 9)))  # 200/25 is 8, not 8.000000001
     if count > MAX_PARTITIONS:
-        raise LimitError(f"partitions: the inputs need {count:,} partitions, more than the {MAX_PARTITIONS:,} limit")
+        raise LimitError(f"partitions: the inputs need {count:,} partitions, more than the "
+                         f"{MAX_PARTITIONS:,} limit")
     return count
 
 
@@ -266,7 +313,8 @@ def size(inputs: SizingInputs, chosen: int | None = None) -> SizingResult:
     """The recommendation and every constraint, for ``chosen`` (default: the recommendation)."""
     inputs.validate()
     g = 1 + inputs.headroom_pct / 100
-    recommended = partitions_needed(inputs.target_mb_s, inputs.producer_mb_s, inputs.consumer_mb_s, inputs.headroom_pct)
+    recommended = partitions_needed(inputs.target_mb_s, inputs.producer_mb_s, inputs.consumer_mb_s,
+                                    inputs.headroom_pct)
     if inputs.round_to_brokers:
         recommended = _ceil_count(math.ceil(recommended / inputs.brokers) * inputs.brokers)
     count = recommended if chosen is None else _integer("chosen partitions", chosen, 1, MAX_PARTITIONS)
@@ -296,16 +344,16 @@ def constraints(partitions: int, inputs: SizingInputs) -> list[Constraint]:
         Constraint("throughput (N x min(p, c))", throughput, grown, "MB/s", throughput >= grown,
                    "enough for the target incl. headroom" if throughput >= grown
                    else f"short by {grown - throughput:,.1f} MB/s"),
-        Constraint("producer memory for one batch per partition", memory / MIB, inputs.buffer_memory / MIB, "MiB",
-                   memory <= inputs.buffer_memory,
+        Constraint("producer memory for one batch per partition", memory / MIB, inputs.buffer_memory / MIB,
+                   "MiB", memory <= inputs.buffer_memory,
                    "fits buffer.memory" if memory <= inputs.buffer_memory
                    else "exceeds buffer.memory: send() blocks up to max.block.ms, batches shrink"),
         Constraint("max useful consumers in one group", partitions, None, "consumers", True,
                    "more consumers than partitions sit idle"),
         Constraint("open files per broker", open_file_handles(partitions, inputs), None, "files", True,
                    "compare with ulimit -n on the brokers"),
-        Constraint("unavailability after an unclean broker failure", unavailability_s(partitions, inputs), None, "s",
-                   True, f"{leaders_per_broker(partitions, inputs.brokers):,} leaders re-elected"),
+        Constraint("unavailability after an unclean broker failure", unavailability_s(partitions, inputs),
+                   None, "s", True, f"{leaders_per_broker(partitions, inputs.brokers):,} leaders re-elected"),
         Constraint("controller failover", controller_failover_s(partitions, inputs), None, "s", True,
                    "reads all partition metadata" if inputs.era == "zookeeper" else "Raft quorum election"),
         Constraint("added replication latency", replication_latency_ms(partitions, inputs), None, "ms", True,
@@ -340,21 +388,26 @@ def summary_text(result: SizingResult) -> str:
     """A plain-language summary a workshop can paste into its notes."""
     i = result.inputs
     bad = [c for c in result.constraints if not c.ok]
+    grown = i.target_mb_s * (1 + i.headroom_pct / 100)
+    shortfall = shortfall_mb_s(grown, i.producer_mb_s, i.consumer_mb_s, result.seed_formula)
     lines = [
         f"Target {i.target_mb_s:g} MB/s with {i.headroom_pct:g}% headroom; one partition measured "
         f"{i.producer_mb_s:g} MB/s produce and {i.consumer_mb_s:g} MB/s consume.",
-        f"Partitions needed: max({result.producer_bound:.2f}, {result.consumer_bound:.2f}) -> {result.recommended}"
+        f"Partitions needed: max({result.producer_bound:.2f}, {result.consumer_bound:.2f}) -> "
+        f"{result.recommended}"
         + (" (rounded up to a multiple of the brokers)" if i.round_to_brokers else "") + ".",
         f"The seed article's Tt / max(Tp, Tc) would give {result.seed_formula}"
-        + (f", short by {shortfall_mb_s(i.target_mb_s * (1 + i.headroom_pct / 100), i.producer_mb_s, i.consumer_mb_s, result.seed_formula):,.1f} MB/s."
+        + (f", short by {shortfall:,.1f} MB/s."
            if result.seed_formula < result.recommended else " (the same here, because p = c)."),
         f"Chosen: {result.chosen} partitions on {i.brokers} brokers, RF {i.replication_factor}, "
         f"{'KRaft' if i.era == 'kraft' else 'ZooKeeper'} cluster.",
     ]
     for c in result.constraints:
         limit = f" (limit {format_number(c.limit)} {c.unit})" if c.limit is not None else ""
-        lines.append(f"- {c.name}: {format_number(c.value)} {c.unit}{limit}{'' if c.ok else ' — OVER'}; {c.note}")
-    lines.append("All checks pass." if not bad else f"{len(bad)} check(s) fail: " + ", ".join(c.name for c in bad) + ".")
+        lines.append(f"- {c.name}: {format_number(c.value)} {c.unit}{limit}{'' if c.ok else ' — OVER'}; "
+                     f"{c.note}")
+    lines.append("All checks pass." if not bad
+                 else f"{len(bad)} check(s) fail: " + ", ".join(c.name for c in bad) + ".")
     return "\n".join(lines)
 
 
@@ -431,5 +484,21 @@ def _consumer_row(header: list[str], line: str) -> dict[str, float]:
 
 
 def format_number(value: float) -> str:
-    """``1234567 -> '1,234,567'``, ``0.0035 -> '0.0035'``: integers with separators, else 4 significant digits."""
+    """``1234567 -> '1,234,567'``, ``0.0035 -> '0.0035'``: integers with separators, else 4 significant."""
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.4g}"
+
+
+def measured_throughput(text: str, tool: Literal["producer", "consumer"]) -> PerfResult:
+    """A pasted ``kafka-<tool>-perf-test.sh`` run; ``SizingError`` if it is the other tool's output."""
+    parsed = parse_perf_output(text)
+    if parsed.tool != tool:
+        raise SizingError(f"{tool} perf output: this looks like kafka-{parsed.tool}-perf-test.sh output")
+    return parsed
+
+
+def constraint_rows(result: SizingResult) -> list[dict[str, Any]]:
+    """The checks of a result as table rows: check, value, unit, limit, ok (✅/❌), note."""
+    return [{"check": c.name, "value": format_number(c.value), "unit": c.unit,
+             "limit": "" if c.limit is None else format_number(c.limit), "ok": "✅" if c.ok else "❌",
+             "note": c.note}
+            for c in result.constraints]

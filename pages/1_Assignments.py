@@ -8,143 +8,115 @@ import json
 import pandas as pd
 import streamlit as st
 
-from engine.consumer.events import step_labels
-from engine.consumer.explain import ASSIGNOR_CLASSES, STRATEGY_LABELS, WHY, callouts_for, config_line
-from engine.coordinator.group_spec import PartitionAssignorError
-from engine.coordinator.target_assignment import SERVER_ASSIGNORS, equivalent_server_assignor
-from engine.errors import EngineError
-from engine.scenario import STRATEGIES
-from ui.cached import (
-    bars_figure,
-    grid_figure,
-    metrics_cached,
-    replay_cached,
-    scenario_key,
-    server_bars_figure,
-    server_cached,
-    server_grid_figure,
-    server_metrics_cached,
+from engine import (
+    ASSIGNORS,
+    CLIENT,
+    SERVER,
+    WHY,
+    Assignor,
+    assignment_to_json,
+    balance_row,
+    callouts_for,
+    records,
+    step_labels,
+    strategies,
+    strategy_of,
 )
+from ui.cached import bars_figure, grid_figure, metrics_of, outcomes_or_error
 from ui.layout import page_setup
 from ui.sidebar import render_sidebar
-from ui.state import current_preset, current_scenario, current_scenario_json, init_state
+from ui.state import ScenarioRef, current_preset, current_ref, current_scenario
 
-page_setup("Assignments", "🧮", "Range, round-robin, sticky and cooperative-sticky on the same group, side by side, "
-           "and the new consumer protocol's server-side uniform and range assignors.")
-init_state()
+page_setup("Assignments", "🧮", "Range, round-robin, sticky and cooperative-sticky on the same group, side "
+           "by side, and the new consumer protocol's server-side uniform and range assignors.")
 render_sidebar()
 
-scenario_json = current_scenario_json()
-scenario = current_scenario()
-key = scenario_key(scenario_json)
-labels = step_labels(scenario)
-step = 0
-if len(scenario.steps) > 1:
-    step = st.selectbox("Rebalance step", range(len(scenario.steps)), format_func=lambda i: f"step {i}: {labels[i]}",
-                        key="assign.step", help="Step 0 is the first rebalance; later steps follow the scenario's changes.")
-state = scenario.steps[step]
 
-with st.spinner("Computing the four assignments..."):
-    results = {s: replay_cached(key, s, scenario_json) for s in STRATEGIES}
-    metrics = {s: metrics_cached(key, s, step, scenario_json) for s in STRATEGIES}
-
-SERVER_LABELS = {a: f"{a} (KIP-848)" for a in SERVER_ASSIGNORS}
-server_results = {}
-server_metrics = {}
-server_errors: dict[str, str] = {}
-with st.spinner("Computing the server-side (KIP-848) assignments..."):
-    for a in SERVER_ASSIGNORS:
-        try:
-            server_results[a] = server_cached(key, a, scenario_json)
-            server_metrics[a] = server_metrics_cached(key, a, step, scenario_json)
-        except (EngineError, PartitionAssignorError) as exc:
-            server_errors[a] = str(exc)
+def choose_step() -> int:
+    scenario = current_scenario()
+    if len(scenario.steps) == 1:
+        return 0
+    labels = step_labels(scenario)
+    return st.selectbox("Rebalance step", range(len(scenario.steps)), key="assign.step",
+                        format_func=lambda i: f"step {i}: {labels[i]}",
+                        help="Step 0 is the first rebalance; later steps follow the scenario's changes.")
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+def metrics_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
+    rows = [balance_row(a, metrics_of(ref, a, step), r[step])
+            for a, r in results.items() if not isinstance(r, str)]
+    st.subheader("Balance metrics")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    if any(metrics_of(ref, a, step).cross_rack_share is not None for a in CLIENT.values()
+           if not isinstance(results[a], str)):
+        st.caption("Cross-rack share: partitions read by a consumer whose client.rack holds none of the "
+                   "partition's replicas.")
 
 
-def _metrics_row(label: str, protocol: str, m, moved: int, converged: bool) -> dict:
-    return {
-        "strategy": label,
-        "group.protocol": protocol,
-        "min partitions": m.min_partitions,
-        "max partitions": m.max_partitions,
-        "spread": m.spread,
-        "idle consumers": len(m.idle_members),
-        "max load / mean": _fmt(m.max_load_over_mean),
-        "cross-rack share": "-" if m.cross_rack_share is None else f"{m.cross_rack_share:.0%}",
-        "moved (this step)": moved,
-        "converged": converged,
-    }
-
-
-rows = []
-for s in STRATEGIES:
-    rows.append(_metrics_row(s, "classic", metrics[s], results[s].steps[step].moved, results[s].steps[step].converged))
-for a in server_metrics:
-    rows.append(_metrics_row(SERVER_LABELS[a], "consumer", server_metrics[a], server_results[a].steps[step].moved, True))
-metrics_df = pd.DataFrame(rows)
-st.subheader("Balance metrics")
-st.dataframe(metrics_df, hide_index=True, width="stretch")
-if any(metrics[s].cross_rack_share is not None for s in STRATEGIES):
-    st.caption("Cross-rack share: partitions read by a consumer whose client.rack holds none of the partition's replicas.")
-
-columns = st.columns(len(STRATEGIES))
-for col, s in zip(columns, STRATEGIES, strict=True):
-    with col:
-        st.subheader(STRATEGY_LABELS[s])
-        r = results[s].steps[step]
-        if not r.converged:
-            st.error(f"{STRATEGY_LABELS[s]} did not converge: the group kept rebalancing ({r.rounds} rounds).")
-        st.plotly_chart(grid_figure(key, s, step, scenario_json), key=f"assign.grid.{s}", width="stretch")
-        st.plotly_chart(bars_figure(key, s, step, scenario_json), key=f"assign.bars.{s}", width="stretch")
-        idle = metrics[s].idle_members
-        if idle:
-            st.caption(f"{len(idle)} idle consumer(s)")
+def assignor_column(ref: ScenarioRef, step: int, assignor: Assignor, result: list | str) -> None:
+    st.subheader(assignor.title)
+    if isinstance(result, str):
+        st.error(f"{assignor.label}: {result}")
+        return
+    if not result[step].converged:
+        st.error(f"{assignor.title} did not converge: the group kept rebalancing "
+                 f"({result[step].rounds} rounds).")
+    suffix = assignor.name if assignor.group_protocol == "classic" else f"server.{assignor.name}"
+    st.plotly_chart(grid_figure(ref, assignor, step), key=f"assign.grid.{suffix}", width="stretch")
+    st.plotly_chart(bars_figure(ref, assignor, step), key=f"assign.bars.{suffix}", width="stretch")
+    idle = metrics_of(ref, assignor, step).idle_members
+    if idle:
+        st.caption(f"{len(idle)} idle consumer(s)")
+    if assignor.group_protocol == "classic":
         with st.expander("Why it lands here"):
-            st.write(WHY[s])
-        for c in callouts_for(current_preset(), s):
+            st.write(WHY[assignor.name])
+        for c in callouts_for(current_preset(), assignor.name):
             if c.step == step:
                 st.warning(f"The article ({c.article}) says: {c.says}\n\nKafka does: {c.kafka}\n\n{c.why}")
 
-st.subheader("New consumer protocol (KIP-848, group.protocol=consumer): server-side assignors")
-mapping = ", ".join(f"{s} → {equivalent_server_assignor(s)}" for s in STRATEGIES)
-st.caption("The group coordinator computes the assignment with group.remote.assignor (broker default: uniform). "
-           "These assignors ignore client.rack and the client's partition.assignment.strategy. "
-           f"Client strategy → server assignor when migrating: {mapping}.")
-server_columns = st.columns(len(STRATEGIES))
-for col, a in zip(server_columns, SERVER_ASSIGNORS, strict=False):
-    with col:
-        st.subheader(SERVER_LABELS[a])
-        if a in server_errors:
-            st.error(f"{SERVER_LABELS[a]}: {server_errors[a]}")
-            continue
-        st.plotly_chart(server_grid_figure(key, a, step, scenario_json), key=f"assign.grid.server.{a}", width="stretch")
-        st.plotly_chart(server_bars_figure(key, a, step, scenario_json), key=f"assign.bars.server.{a}", width="stretch")
-        idle = server_metrics[a].idle_members
-        if idle:
-            st.caption(f"{len(idle)} idle consumer(s)")
 
-st.subheader("Downloads")
-records = [
-    {"strategy": s, "member": member, "topic": tp.topic, "partition": tp.partition}
-    for s in STRATEGIES for member, tps in results[s].steps[step].assignment.items() for tp in tps
-] + [
-    {"strategy": SERVER_LABELS[a], "member": member, "topic": tp.rpartition("-")[0], "partition": int(tp.rpartition("-")[2])}
-    for a, res in server_results.items() for member, tps in res.steps[step].assignment.items() for tp in tps
-]
-csv = io.StringIO()
-pd.DataFrame(records, columns=["strategy", "member", "topic", "partition"]).to_csv(csv, index=False)
-as_json = {s: {member: [str(tp) for tp in tps] for member, tps in results[s].steps[step].assignment.items()} for s in STRATEGIES}
-as_json.update({SERVER_LABELS[a]: res.steps[step].assignment for a, res in server_results.items()})
-c1, c2 = st.columns(2)
-c1.download_button("Assignments (CSV)", csv.getvalue(), "assignments.csv", "text/csv", key="assign.download_csv")
-c2.download_button("Assignments (JSON)", json.dumps(as_json, ensure_ascii=False, indent=2), "assignments.json",
-                   "application/json", key="assign.download_json")
-chosen = st.selectbox("Consumer config for", STRATEGIES, format_func=lambda s: STRATEGY_LABELS[s], key="assign.config_strategy")
-st.code(config_line(chosen), language="properties")
-st.download_button("consumer.properties line", config_line(chosen) + "\n", "consumer.properties", "text/plain",
-                   key="assign.download_config")
-st.caption(f"Assignor class: {ASSIGNOR_CLASSES[chosen]}")
+def columns_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
+    for col, a in zip(st.columns(len(CLIENT)), CLIENT.values(), strict=True):
+        with col:
+            assignor_column(ref, step, a, results[a])
+    st.subheader("New consumer protocol (KIP-848, group.protocol=consumer): server-side assignors")
+    mapping = ", ".join(f"{s.name} → {s.server_assignor}" for s in strategies())
+    st.caption("The group coordinator computes the assignment with group.remote.assignor (broker default: "
+               "uniform). These assignors ignore client.rack and the client's partition.assignment.strategy. "
+               f"Client strategy → server assignor when migrating: {mapping}.")
+    for col, a in zip(st.columns(len(CLIENT)), SERVER.values(), strict=False):
+        with col:
+            assignor_column(ref, step, a, results[a])
+
+
+def downloads_section(step: int, results: dict[Assignor, list | str]) -> None:
+    st.subheader("Downloads")
+    done = {a: r[step].assignment for a, r in results.items() if not isinstance(r, str)}
+    rows = [row for a, assignment in done.items() for row in records(assignment, strategy=a.label)]
+    csv = io.StringIO()
+    pd.DataFrame(rows, columns=["strategy", "member", "topic", "partition"]).to_csv(csv, index=False)
+    as_json = {a.label: assignment_to_json(assignment) for a, assignment in done.items()}
+    c1, c2 = st.columns(2)
+    c1.download_button("Assignments (CSV)", csv.getvalue(), "assignments.csv", "text/csv",
+                       key="assign.download_csv")
+    c2.download_button("Assignments (JSON)", json.dumps(as_json, ensure_ascii=False, indent=2),
+                       "assignments.json", "application/json", key="assign.download_json")
+
+
+def config_section() -> None:
+    names = [s.name for s in strategies()]
+    chosen = strategy_of(st.selectbox("Consumer config for", names, key="assign.config_strategy",
+                                      format_func=lambda s: strategy_of(s).label))
+    st.code(chosen.config_line(), language="properties")
+    st.download_button("consumer.properties line", chosen.config_line() + "\n", "consumer.properties",
+                       "text/plain", key="assign.download_config")
+    st.caption(f"Assignor class: {chosen.kafka_class}")
+
+
+ref, step = current_ref(), choose_step()
+with st.spinner("Computing the client and server-side (KIP-848) assignments..."):
+    results = {a: outcomes_or_error(ref, a) for a in ASSIGNORS}
+metrics_section(ref, step, results)
+columns_section(ref, step, results)
+downloads_section(step, results)
+config_section()

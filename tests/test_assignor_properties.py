@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from engine.consumer.group import replay
 from engine.consumer.invariants import spread, violations
-from engine.scenario import STRATEGIES, Scenario, parse_scenario
+from engine.consumer.strategies import STRATEGY_NAMES as STRATEGIES
+from engine.scenario import Scenario, parse_scenario
 
 PROFILE = settings(max_examples=60, deadline=None, derandomize=True)
 
@@ -70,7 +71,8 @@ def test_sticky_keeps_every_partition_of_remaining_members(group: dict, seed: in
 @given(groups(), groups(), st.integers(0, 2**31 - 1))
 def test_cooperative_first_round_never_hands_over_an_owned_partition(a: dict, b: dict, seed: int) -> None:
     rng = random.Random(seed)
-    members = a["members"] + [m for m in b["members"] if rng.random() < 0.5 and m["id"] not in {x["id"] for x in a["members"]}]
+    taken = {x["id"] for x in a["members"]}
+    members = a["members"] + [m for m in b["members"] if rng.random() < 0.5 and m["id"] not in taken]
     topics = {**a["topics"], **{t: max(n, a["topics"].get(t, 0)) for t, n in b["topics"].items()}}
     second = {"topics": topics, "members": [m for m in members if rng.random() < 0.8] or members[:1]}
     scenario = parse_scenario({"steps": [a, second]})
@@ -95,7 +97,8 @@ def test_random_rebalance_sequences_keep_invariants(seeded_rng: random.Random) -
         ids = [f"m{i}" for i in range(rng.randint(2, 8))]
         for _ in range(4):
             present = [i for i in ids if rng.random() < 0.8] or ids[:1]
-            members = [{"id": i, "topics": rng.sample(list(topics), rng.randint(1, len(topics)))} for i in present]
+            members = [{"id": i, "topics": rng.sample(list(topics), rng.randint(1, len(topics)))}
+                       for i in present]
             steps.append({"topics": dict(topics), "members": members})
             topics = {t: n + rng.choice([0, 0, 1]) for t, n in topics.items()}
         scenario = parse_scenario({"steps": steps})

@@ -5,14 +5,20 @@ from __future__ import annotations
 import pytest
 
 from engine.consumer.events import (
+    EVENT_FIELDS,
+    EVENT_KINDS,
     AddMember,
     AddPartitions,
     ChangeSubscription,
     CrashRejoin,
     RemoveMember,
+    append_event,
     apply_event,
     build_timeline,
+    default_events,
     describe_change,
+    free_member_id,
+    make_event,
     step_labels,
 )
 from engine.errors import ScenarioError
@@ -79,3 +85,39 @@ def test_timeline_scenario_round_trips_and_labels_describe_changes() -> None:
     a, b = base().first, apply_event(base().first, AddPartitions("t0", 1))[0]
     assert describe_change(a, b) == "t0: 6 -> 7 partitions"
     assert describe_change(a, a) == "rejoin (no change)"
+
+
+# ---------------------------------------------------------------- the event factory a form uses
+
+
+def test_make_event_builds_each_kind_from_the_fields_it_reads() -> None:
+    assert make_event("add-partitions", topic="t0", count=2) == AddPartitions("t0", 2)
+    assert make_event("remove", member="C1", topic="ignored") == RemoveMember("C1")
+    assert make_event("crash-rejoin", member="C2") == CrashRejoin("C2")
+    assert make_event("add", new_id="  C9 ") == AddMember("C9")
+    assert make_event("change-subscription", member="C0", topics=["t1", "t0"]) == ChangeSubscription(
+        "C0", ("t1", "t0")
+    )
+    assert set(EVENT_KINDS) == set(EVENT_FIELDS)
+
+
+def test_make_event_refuses_an_empty_id_and_unknown_kinds() -> None:
+    with pytest.raises(ScenarioError, match="add: the new member id is empty"):
+        make_event("add", new_id="   ")
+    with pytest.raises(ScenarioError, match="event: must be one of remove, add, .*got 'explode'"):
+        make_event("explode")
+
+
+def test_append_event_keeps_only_events_that_fit() -> None:
+    events = append_event(base(), [], RemoveMember("C1"))
+    assert events == [RemoveMember("C1")]
+    with pytest.raises(ScenarioError, match="no member 'C1'"):
+        append_event(base(), events, RemoveMember("C1"))  # C1 already left
+    assert events == [RemoveMember("C1")]  # unchanged
+
+
+def test_default_timeline_and_the_free_member_id() -> None:
+    assert default_events(base()) == [RemoveMember("C2")]
+    timeline = build_timeline(base(), [AddMember("C3"), RemoveMember("C3")])
+    assert free_member_id(timeline.scenario) == "C4"  # C3 was used by an earlier step
+    assert free_member_id(base()) == "C3"

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from helpers import load_vectors
 
+from engine.consumer.assignment import moves, revoked_count
 from engine.consumer.group import replay
 from engine.consumer.metrics import (
     balance_metrics,
     cross_rack_count,
     load_per_member,
     max_over_mean,
-    moves,
-    revoked_eager,
 )
 from engine.scenario import GroupState, Member, Scenario, TopicPartition, parse_scenario
+from helpers import load_vectors
 
 
 def tps(topic: str, *parts: int) -> list[TopicPartition]:
@@ -54,9 +53,9 @@ def test_cross_rack_share() -> None:
     assert (m.cross_rack_partitions, m.cross_rack_share) == (1, 1.0)  # B has no rack: not counted
 
 
-def test_revoked_eager_counts_remaining_members_only() -> None:
+def test_eager_revocation_counts_remaining_members_only() -> None:
     before = {"A": tps("t0", 0), "B": tps("t0", 1, 2)}
-    assert revoked_eager(before, ["A"]) == 1
+    assert revoked_count(before, {"A": []}) == 1
 
 
 def test_moves_match_the_engine_on_every_seed_case() -> None:

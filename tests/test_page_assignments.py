@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from helpers import load_vectors, open_page
 from streamlit.testing.v1 import AppTest
 
 from engine.consumer.explain import config_line
 from engine.consumer.group import replay
 from engine.consumer.metrics import balance_metrics
-from engine.coordinator.target_assignment import SERVER_ASSIGNORS, server_assign
+from engine.consumer.strategies import STRATEGY_NAMES as STRATEGIES
+from engine.coordinator.assignors import SERVER_ASSIGNOR_NAMES as SERVER_ASSIGNORS
+from engine.coordinator.target_assignment import server_assign
 from engine.presets import PRESETS, build_preset
-from engine.scenario import STRATEGIES, TopicPartition
+from helpers import load_vectors, open_page
 
 
 def page(preset: str | None = None) -> AppTest:
@@ -34,8 +35,7 @@ def test_every_preset_shows_the_engine_metrics(key: str) -> None:
         assert table.loc[s, "idle consumers"] == len(m.idle_members)
     for a in SERVER_ASSIGNORS:
         target = server_assign(scenario, a).steps[0].assignment
-        m = balance_metrics({k: [TopicPartition.parse(tp) for tp in v] for k, v in target.items()}, scenario.first,
-                            scenario.weights)
+        m = balance_metrics(target, scenario.first, scenario.weights)
         row = table.loc[f"{a} (KIP-848)"]
         assert (row["group.protocol"], row["min partitions"], row["max partitions"]) == (
             "consumer", m.min_partitions, m.max_partitions)
@@ -46,7 +46,8 @@ def test_seed_a_matches_the_vectors() -> None:
     case = next(c for c in load_vectors("assign.json")["cases"] if c["name"] == "seed-a-range")
     counts = sorted(len(v) for v in case["expected"][0]["assignment"].values())
     table = metrics_table(page("seed-a"))
-    assert (table.loc["range", "min partitions"], table.loc["range", "max partitions"]) == (counts[0], counts[-1]) == (3, 4)
+    shown = (table.loc["range", "min partitions"], table.loc["range", "max partitions"])
+    assert shown == (counts[0], counts[-1]) == (3, 4)
     assert table.loc["range", "spread"] == 1
 
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(REPO / "pages" / "7_Group_Protocol.py")
+from helpers import open_page
 
 
 def page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("7_Group_Protocol.py")
 
 
 def metric(at: AppTest, label_start: str) -> str:
@@ -32,7 +29,8 @@ def test_group_id_and_vote_editing() -> None:
     at = page()
     at.text_input(key="protocol.group_id").set_value("polygenelubricants").run()
     assert metric(at, "__consumer_offsets") == "0"
-    at.text_area(key="protocol.lists").set_value("A: cooperative-sticky, range\nB: cooperative-sticky, range").run()
+    lists = "A: cooperative-sticky, range\nB: cooperative-sticky, range"
+    at.text_area(key="protocol.lists").set_value(lists).run()
     assert not at.exception
     assert metric(at, "selected protocol") == "cooperative-sticky"
     assert metric(at, "leader") == "A"
@@ -64,4 +62,5 @@ def test_long_restart_makes_static_members_rebalance() -> None:
     at.number_input(key="protocol.restart_s").set_value(60).run()
     assert not at.exception
     restart = at.dataframe[-1].value.set_index(["strategy", "membership"])
-    assert restart.loc[("range", "static"), "rebalances"] == restart.loc[("range", "dynamic"), "rebalances"] > 0
+    rebalances = restart["rebalances"]
+    assert rebalances.loc[("range", "static")] == rebalances.loc[("range", "dynamic")] > 0

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine.producer.murmur2 import partition_for_key
 from engine.producer.remap import remap_share
-
-PAGE = str(REPO / "pages" / "3_Keys.py")
+from helpers import open_page
 
 
 @pytest.fixture
 def app() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
-    assert not at.exception
-    return at
-
+    return open_page("3_Keys.py")
 
 
 def test_default_page_renders_everything(app: AppTest) -> None:

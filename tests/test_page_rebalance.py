@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from helpers import load_vectors, open_page
 from streamlit.testing.v1 import AppTest
 
+from engine.consumer.events import make_event
 from engine.consumer.pause import ProtocolTimings, pause_report
-from engine.coordinator.target_assignment import SERVER_ASSIGNORS, server_assign
+from engine.consumer.strategies import STRATEGY_NAMES as STRATEGIES
+from engine.coordinator.assignors import SERVER_ASSIGNOR_NAMES as SERVER_ASSIGNORS
+from engine.coordinator.target_assignment import server_assign
 from engine.presets import PRESETS, build_preset
-from engine.scenario import STRATEGIES, TopicPartition
+from helpers import load_vectors, open_page
 
 
 def page(preset: str | None = None) -> AppTest:
@@ -29,8 +31,9 @@ def test_seed_d_after_c1_leaves_matches_the_vectors() -> None:
         assert table.loc[s, "moved"] == case["expected"][1]["moved"]
         assert table.loc[s, "moved from remaining"] == case["expected"][1]["moved_from_remaining"]
     # eager revokes everything the remaining members owned; cooperative only what moves (nothing here)
-    assert table.loc["range", "partitions revoked"] == 4 and table.loc["cooperative-sticky", "partitions revoked"] == 0
-    assert table.loc["sticky", "consumer-seconds paused"] > table.loc["cooperative-sticky", "consumer-seconds paused"]
+    revoked, paused = table["partitions revoked"], table["consumer-seconds paused"]
+    assert revoked.loc["range"] == 4 and revoked.loc["cooperative-sticky"] == 0
+    assert paused.loc["sticky"] > paused.loc["cooperative-sticky"]
     charts = at.get("plotly_chart")
     assert len(charts) == len(STRATEGIES) + 1
 
@@ -55,7 +58,8 @@ def test_event_timeline_crash_and_rejoin() -> None:
     timeout = at.number_input(key="rebalance.session_timeout_ms").value
     assert table.loc["sticky", "consumer-seconds paused"] >= timeout / 1000  # waits for session.timeout.ms
     at.number_input(key="rebalance.session_timeout_ms").set_value(10_000).run()
-    assert numbers(at).loc["sticky", "consumer-seconds paused"] < table.loc["sticky", "consumer-seconds paused"]
+    paused = "consumer-seconds paused"
+    assert numbers(at).loc["sticky", paused] < table.loc["sticky", paused]
 
 
 def test_add_partitions_and_bad_event() -> None:
@@ -75,7 +79,8 @@ def test_add_partitions_and_bad_event() -> None:
 
 def test_static_member_restart_is_no_rebalance() -> None:
     from engine.scenario import dumps_scenario, parse_scenario
-    scenario = parse_scenario({"topics": {"t0": 2}, "members": [{"id": "S", "topics": ["t0"], "instance_id": "h1"}]})
+    scenario = parse_scenario({"topics": {"t0": 2},
+                               "members": [{"id": "S", "topics": ["t0"], "instance_id": "h1"}]})
     at = page()
     from ui.state import KEY_JSON, KEY_SCENARIO  # set the state as a load on the home page would
     at.session_state[KEY_SCENARIO] = scenario
@@ -86,10 +91,6 @@ def test_static_member_restart_is_no_rebalance() -> None:
     at.button(key="rebalance.add_event").click().run()
     assert any("no rebalance" in i.value for i in at.info)
     assert not at.exception
-
-
-def _tps(assignment: dict[str, list[str]]) -> dict[str, list[TopicPartition]]:
-    return {m: [TopicPartition.parse(tp) for tp in tps] for m, tps in assignment.items()}
 
 
 def test_seed_d_server_rows_equal_server_assign_and_the_kip848_pause_model() -> None:
@@ -106,7 +107,7 @@ def test_seed_d_server_rows_equal_server_assign_and_the_kip848_pause_model() -> 
         row = table.loc[f"{a} (KIP-848)"]
         assert row["protocol"] == "consumer (KIP-848)"
         assert (row["moved"], row["moved from remaining"]) == (steps[1].moved, steps[1].moved_from_remaining)
-        pause = pause_report("consumer", _tps(steps[0].assignment), _tps(steps[1].assignment), timings)
+        pause = pause_report("consumer", steps[0].assignment, steps[1].assignment, timings)
         assert row["consumer-seconds paused"] == round(pause.consumer_seconds, 3)
         assert row["partition-seconds paused"] == round(pause.partition_seconds, 3)
     # C1 leaves gracefully: only its partitions move (nothing is revoked from the members that stay), and each
@@ -118,3 +119,16 @@ def test_seed_d_server_rows_equal_server_assign_and_the_kip848_pause_model() -> 
     assert not at.exception, at.exception
     assert numbers(at).loc["uniform (KIP-848)", "partition-seconds paused"] == uniform["moved"] * 1.0
     assert len(at.get("plotly_chart")) == len(STRATEGIES) + 1
+
+
+def test_change_subscription_event_goes_through_the_engine_factory() -> None:
+    at = page("seed-c")
+    at.radio(key="rebalance.source").set_value("events").run()
+    at.selectbox(key="rebalance.kind").set_value("change-subscription").run()
+    at.selectbox(key="rebalance.member").set_value("C1").run()
+    at.multiselect(key="rebalance.sub_topics").set_value(["t0"]).run()
+    at.button(key="rebalance.add_event").click().run()
+    assert not at.exception and not at.error
+    expected = make_event("change-subscription", member="C1", topics=["t0"])
+    assert at.session_state["rebalance.events"] == [expected]
+    assert at.selectbox(key="rebalance.step").options == ["step 1: C1 subscribes to t0"]

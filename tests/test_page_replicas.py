@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine.server.replicas import Broker, assign_replicas_to_brokers
-
-PAGE = str(REPO / "pages" / "8_Replicas.py")
+from helpers import open_page
 
 
 def page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("8_Replicas.py")
 
 
 def test_default_matrix_matches_the_engine() -> None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine import sizing
+from helpers import open_page
 
-PAGE = str(REPO / "pages" / "4_Sizing.py")
 PRODUCER_OUT = ("500000 records sent, 49985.0 records/sec (47.67 MB/sec), 373.25 ms avg latency, "
                 "632.00 ms max latency, 355 ms 50th, 590 ms 95th, 623 ms 99th, 630 ms 99.9th.")
 CONSUMER_OUT = ("start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec\n"
@@ -19,9 +18,7 @@ CONSUMER_OUT = ("start.time, end.time, data.consumed.in.MB, MB.sec, data.consume
 
 @pytest.fixture
 def app() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
-    assert not at.exception
-    return at
+    return open_page("4_Sizing.py")
 
 
 def _metric(at: AppTest, label: str) -> str:

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine.server.timer.driver import simulate
 from engine.server.timer.frames import wheel_frames
 from engine.server.timer.model import MAX_PAGE_TASKS, WheelConfig
 from engine.server.timer.workloads import kafka_preset
-
-PAGE = str(REPO / "pages" / "5_Timing_Wheel.py")
+from helpers import open_page
 
 
 def _page() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=120)
+    return open_page("5_Timing_Wheel.py")
 
 
 def _hand(at: AppTest, text: str, tick: int = 1, size: int = 3) -> AppTest:
@@ -33,9 +31,7 @@ def _step_log(at: AppTest) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def preset_page() -> AppTest:
-    at = _page().run()
-    assert not at.exception
-    return at
+    return _page()
 
 
 def test_default_page_shows_the_kafka_preset(preset_page: AppTest) -> None:
@@ -73,7 +69,7 @@ def test_step_buttons_move_through_the_frames(preset_page: AppTest) -> None:
 
 
 def test_a_task_drops_from_level_2_to_level_0() -> None:
-    at = _hand(_page().run(), "x, 11")
+    at = _hand(_page(), "x, 11")
     assert not at.exception and not at.error
     at.button(key="wheel.next_expiration").click().run()
     details = [line["detail"] for line in _step_log(at)]
@@ -85,7 +81,7 @@ def test_a_task_drops_from_level_2_to_level_0() -> None:
 
 
 def test_random_batch_uses_the_count() -> None:
-    at = _page().run()
+    at = _page()
     at.radio(key="wheel.source").set_value("Random batch").run()
     at.number_input(key="wheel.random_count").set_value(30).run()
     assert not at.exception and not at.error
@@ -99,14 +95,14 @@ def test_random_batch_uses_the_count() -> None:
     ("wheel.start_ms", -5, "start_ms: must be in 0.."),
 ])
 def test_bad_config_gets_an_inline_message(key: str, value: int, message: str) -> None:
-    at = _page().run()
+    at = _page()
     at.number_input(key=key).set_value(value).run()
     assert not at.exception
     assert [e.value for e in at.error] and at.error[0].value.startswith(message)
 
 
 def test_bad_tasks_get_an_inline_message() -> None:
-    at = _hand(_page().run(), "a, -3")
+    at = _hand(_page(), "a, -3")
     assert not at.exception
     assert at.error[0].value.startswith("tasks[0].delay_ms: must be in 0..")
     at.text_area(key="wheel.hand").set_value("a, 1, 9\nb, 1, 3").run()
@@ -116,7 +112,7 @@ def test_bad_tasks_get_an_inline_message() -> None:
 
 
 def test_too_many_random_tasks_is_refused() -> None:
-    at = _page().run()
+    at = _page()
     at.radio(key="wheel.source").set_value("Random batch").run()
     at.number_input(key="wheel.random_count").set_value(MAX_PAGE_TASKS + 1).run()
     assert not at.exception

@@ -7,13 +7,12 @@ import random
 import pytest
 
 from engine.errors import EngineError
+from engine.server.reassignment import decommission_generate, decommission_minimal, reassignment_plan
 from engine.server.replicas import (
     Broker,
     KafkaAdminError,
     assign_replicas_to_brokers,
     cli_replicas,
-    decommission_generate,
-    decommission_minimal,
     elect_after_failure,
     leader_counts,
     leader_imbalance_ratio,
@@ -21,7 +20,6 @@ from engine.server.replicas import (
     preferred_leader_election,
     preferred_leaders,
     rack_alternated_broker_list,
-    reassignment_plan,
 )
 
 

@@ -8,7 +8,6 @@ message under the table.  Every load (preset, file, pasted JSON, quick action) g
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,22 +20,23 @@ from engine.scenario import (
     MAX_MEMBERS,
     MAX_PARTITIONS_PER_TOPIC,
     MAX_PARTITIONS_TOTAL,
+    TOPIC_NAME_RULE,
     Scenario,
+    check_topic_name,
     dumps_scenario,
     loads_scenario,
     parse_scenario,
     scenario_to_json,
 )
+from ui.importer import render_import
 from ui.state import KEY_VERSION, current_scenario, encode_scenario, set_scenario
 
-TOPIC_NAME = re.compile(r"^[a-zA-Z0-9._-]+$")
 SKEW_OPTIONS = (*SKEWS, "custom")
 ALL_TOPICS = "*"
 MAX_ADD_MEMBERS = 1_000
 LIMITS_HELP = (
     f"Limits: 1..{MAX_PARTITIONS_PER_TOPIC:,} partitions per topic, {MAX_PARTITIONS_TOTAL:,} in all, "
-    f"{MAX_MEMBERS:,} consumers. Topic names follow Kafka's rule: letters, digits, '.', '_' and '-', "
-    "at most 249 characters."
+    f"{MAX_MEMBERS:,} consumers. Topic names follow Kafka's rule: {TOPIC_NAME_RULE}."
 )
 
 
@@ -78,8 +78,12 @@ def members_frame(scenario: Scenario) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "member id": [m.id for m in first.members],
-            "topics": [ALL_TOPICS if every and set(m.topics) == every and len(m.topics) == len(every) else ", ".join(m.topics)
-                       for m in first.members],
+            "topics": [
+                ALL_TOPICS
+                if every and set(m.topics) == every and len(m.topics) == len(every)
+                else ", ".join(m.topics)
+                for m in first.members
+            ],
             "client.rack": [m.rack or "" for m in first.members],
             "group.instance.id": [m.instance_id or "" for m in first.members],
         }
@@ -101,25 +105,29 @@ def _count(value: Any) -> int | None:
     return int(number) if number.is_integer() else None
 
 
-def _topic_rows(df: pd.DataFrame, base: Scenario, out: BuildErrors) -> tuple[dict[str, int], dict[str, tuple[float, ...]]]:
+def _topic_rows(df: pd.DataFrame, base: Scenario,
+                out: BuildErrors) -> tuple[dict[str, int], dict[str, tuple[float, ...]]]:
     topics: dict[str, int] = {}
     weights: dict[str, tuple[float, ...]] = {}
     for i, row in enumerate(df.to_dict("records")):
-        name, count, skew = _cell(row.get("topic")).strip(), _count(row.get("partitions")), _cell(row.get("load skew")) or "uniform"
+        name, count = _cell(row.get("topic")).strip(), _count(row.get("partitions"))
+        skew = _cell(row.get("load skew")) or "uniform"
         where = f"row {i + 1}"
         if not name:
             out.error("topics", f"{where}: the topic name is empty")
             continue
-        if len(name) > 249 or name in (".", "..") or not TOPIC_NAME.match(name):
-            out.error("topics", f"{where}: topic name {name!r} is not a legal Kafka topic name "
-                                "(letters, digits, '.', '_', '-'; at most 249)")
+        try:
+            check_topic_name(where, name)  # the engine's rule: the CLI refuses the same names
+        except ScenarioError as exc:
+            out.error("topics", str(exc))
             continue
         if name in topics:
             out.error("topics", f"{where}: duplicate topic {name!r}")
             continue
         if count is None or not 1 <= count <= MAX_PARTITIONS_PER_TOPIC:
-            out.error("topics", f"{where} ({name}): partitions must be a whole number 1..{MAX_PARTITIONS_PER_TOPIC:,}, "
-                                f"got {_cell(row.get('partitions')) or 'nothing'}")
+            out.error("topics", f"{where} ({name}): partitions must be a whole number "
+                                f"1..{MAX_PARTITIONS_PER_TOPIC:,}, got "
+                                f"{_cell(row.get('partitions')) or 'nothing'}")
             continue
         topics[name] = count
         if skew in SKEWS and skew != "uniform":
@@ -127,13 +135,16 @@ def _topic_rows(df: pd.DataFrame, base: Scenario, out: BuildErrors) -> tuple[dic
         elif skew == "custom":
             custom = base.weights.get(name)
             if custom is None or len(custom) != count:
-                out.error("weights", f"{name}: the custom weights do not fit {count} partitions; pick uniform, one-hot or zipf")
+                out.error("weights", f"{name}: the custom weights do not fit {count} partitions; pick "
+                                     "uniform, one-hot or zipf")
             else:
                 weights[name] = custom
         elif skew not in SKEWS:
-            out.error("weights", f"{where} ({name}): load skew must be one of {', '.join(SKEW_OPTIONS)}, got {skew!r}")
+            out.error("weights", f"{where} ({name}): load skew must be one of {', '.join(SKEW_OPTIONS)}, got "
+                                 f"{skew!r}")
     if sum(topics.values()) > MAX_PARTITIONS_TOTAL:
-        out.error("topics", f"at most {MAX_PARTITIONS_TOTAL:,} partitions in all, got {sum(topics.values()):,}")
+        out.error("topics", f"at most {MAX_PARTITIONS_TOTAL:,} partitions in all, got "
+                            f"{sum(topics.values()):,}")
     return topics, weights
 
 
@@ -151,20 +162,25 @@ def _member_rows(df: pd.DataFrame, topics: dict[str, int], out: BuildErrors) -> 
             continue
         seen.add(member_id)
         if "<" in member_id or ">" in member_id:
-            out.warn("members", f"{where}: member id {member_id!r} contains '<' or '>'; it is shown as plain text")
+            out.warn("members", f"{where}: member id {member_id!r} contains '<' or '>'; it is shown as plain "
+                                "text")
         raw_topics = _cell(row.get("topics")).strip()
-        subscribed = list(topics) if raw_topics == ALL_TOPICS else [t.strip() for t in raw_topics.split(",") if t.strip()]
+        subscribed = (list(topics) if raw_topics == ALL_TOPICS
+                      else [t.strip() for t in raw_topics.split(",") if t.strip()])
         for t in subscribed:
             if t not in topics:
-                out.warn("members", f"{member_id}: subscribes to unknown topic {t!r}; Kafka ignores it until it exists")
+                out.warn("members", f"{member_id}: subscribes to unknown topic {t!r}; Kafka ignores it until "
+                                    "it exists")
         rack, instance = _cell(row.get("client.rack")).strip(), _cell(row.get("group.instance.id")).strip()
-        members.append({"id": member_id, "topics": subscribed, "rack": rack or None, "instance_id": instance or None})
+        members.append({"id": member_id, "topics": subscribed, "rack": rack or None,
+                        "instance_id": instance or None})
     if len(members) > MAX_MEMBERS:
         out.error("members", f"at most {MAX_MEMBERS:,} consumers, got {len(members):,}")
     return members
 
 
-def tables_to_scenario(topics_df: pd.DataFrame, members_df: pd.DataFrame, base: Scenario) -> tuple[Scenario | None, BuildErrors]:
+def tables_to_scenario(topics_df: pd.DataFrame, members_df: pd.DataFrame,
+                       base: Scenario) -> tuple[Scenario | None, BuildErrors]:
     """The scenario the two tables describe (step 0), keeping ``base``'s later steps, racks and name."""
     out = BuildErrors()
     topics, weights = _topic_rows(topics_df, base, out)
@@ -174,8 +190,8 @@ def tables_to_scenario(topics_df: pd.DataFrame, members_df: pd.DataFrame, base: 
         if topic in topics and len(per_partition) == topics[topic]:
             racks[topic] = [list(r) for r in per_partition]
         elif topic in topics:
-            out.error("racks", f"{topic}: replica racks were given for {len(per_partition)} partitions, the topic now has "
-                               f"{topics[topic]}; use 'Place replicas on racks' again")
+            out.error("racks", f"{topic}: replica racks were given for {len(per_partition)} partitions, the "
+                               f"topic now has {topics[topic]}; use 'Place replicas on racks' again")
     if not out.ok:
         return None, out
     data = scenario_to_json(base)
@@ -215,7 +231,8 @@ def add_members(scenario: Scenario, count: int) -> Scenario:
 def subscribe_all(scenario: Scenario) -> Scenario:
     first = scenario.first
     topics = tuple(first.topics)
-    return _with_first(scenario, replace(first, members=tuple(replace(m, topics=topics) for m in first.members)))
+    members = tuple(replace(m, topics=topics) for m in first.members)
+    return _with_first(scenario, replace(first, members=members))
 
 
 def place_racks(scenario: Scenario, racks_text: str, replication_factor: int) -> Scenario:
@@ -225,7 +242,8 @@ def place_racks(scenario: Scenario, racks_text: str, replication_factor: int) ->
     if not racks:
         return _with_first(scenario, replace(first, partition_racks={}))
     placed = {t: spread_replica_racks(n, racks, replication_factor) for t, n in first.topics.items()}
-    members = tuple(m if m.rack else replace(m, rack=racks[i % len(racks)]) for i, m in enumerate(first.members))
+    members = tuple(m if m.rack else replace(m, rack=racks[i % len(racks)])
+                    for i, m in enumerate(first.members))
     return _with_first(scenario, replace(first, members=members, partition_racks=placed))
 
 
@@ -307,18 +325,28 @@ def render_builder() -> Scenario:
         ss["builder.base.members"] = members_frame(scenario)
 
     st.subheader("Topics")
-    topics_df = _editor("topics", ss["builder.base.topics"], {
-        "topic": st.column_config.TextColumn("topic", help="Kafka topic name", required=True),
-        "partitions": st.column_config.NumberColumn("partitions", min_value=1, max_value=MAX_PARTITIONS_PER_TOPIC, step=1),
-        "load skew": st.column_config.SelectboxColumn("load skew", options=list(SKEW_OPTIONS),
-                                                      help="uniform; one-hot: partition 0 is 10x busier; zipf: 1/(p+1)"),
-    })
+    topics_df = _editor(
+        "topics",
+        ss["builder.base.topics"],
+        {
+            "topic": st.column_config.TextColumn("topic", help="Kafka topic name", required=True),
+            "partitions": st.column_config.NumberColumn(
+                "partitions", min_value=1, max_value=MAX_PARTITIONS_PER_TOPIC, step=1
+            ),
+            "load skew": st.column_config.SelectboxColumn(
+                "load skew",
+                options=list(SKEW_OPTIONS),
+                help="uniform; one-hot: partition 0 is 10x busier; zipf: 1/(p+1)",
+            ),
+        },
+    )
     st.caption(LIMITS_HELP)
     holder_topics = st.container()
     st.subheader("Consumers")
     members_df = _editor("members", ss["builder.base.members"], {
         "member id": st.column_config.TextColumn("member id", required=True),
-        "topics": st.column_config.TextColumn("topics", help="comma-separated topic names, or * for every topic"),
+        "topics": st.column_config.TextColumn("topics",
+                                              help="comma-separated topic names, or * for every topic"),
         "client.rack": st.column_config.TextColumn("client.rack"),
         "group.instance.id": st.column_config.TextColumn("group.instance.id", help="static membership"),
     })
@@ -338,9 +366,10 @@ def render_builder() -> Scenario:
 
     _quick_actions(pending)
     if len(scenario.steps) > 1:
-        st.caption(f"This scenario also has {len(scenario.steps) - 1} later rebalance step(s) (shown on the Rebalance "
-                   "page); the tables edit step 0.")
+        st.caption(f"This scenario also has {len(scenario.steps) - 1} later rebalance step(s) (shown on the "
+                   "Rebalance page); the tables edit step 0.")
     _save_load(scenario)
+    render_import()
     return scenario
 
 
@@ -349,15 +378,24 @@ def _quick_actions(disabled: bool) -> None:
     c1, c2, c3 = st.columns(3)
     with c1:
         n = st.number_input("consumers to add", 1, MAX_ADD_MEMBERS, 1, key="builder.add_n")
-        st.button("Add consumers", key="builder.add", on_click=_action, args=(add_members, int(n)), disabled=disabled)
+        st.button("Add consumers", key="builder.add", on_click=_action, args=(add_members, int(n)),
+                  disabled=disabled)
     with c2:
-        st.button("Subscribe all to all", key="builder.sub_all", on_click=_action, args=(subscribe_all,), disabled=disabled)
+        st.button("Subscribe all to all", key="builder.sub_all", on_click=_action, args=(subscribe_all,),
+                  disabled=disabled)
     with c3:
         racks = st.text_input("replica racks (comma-separated)", "az1, az2, az3", key="builder.racks")
         rf = st.number_input("replication factor", 1, 10, 2, key="builder.rf")
-        st.button("Place replicas on racks", key="builder.place_racks", on_click=_action, args=(place_racks, racks, int(rf)),
-                  disabled=disabled, help="Partition p gets replicas on racks p, p+1, ...; consumers without "
-                                          "client.rack get one round-robin. Empty racks: remove rack placement.")
+        st.button(
+            "Place replicas on racks",
+            key="builder.place_racks",
+            on_click=_action,
+            args=(place_racks, racks, int(rf)),
+            disabled=disabled,
+            help="Partition p gets replicas on racks p, p+1, ...; consumers "
+            "without client.rack get one round-robin. Empty racks: remove "
+            "rack placement.",
+        )
     if st.session_state.get("builder.action_error"):
         st.error(st.session_state["builder.action_error"])
 

@@ -1,161 +1,276 @@
-"""Engine calls and figures cached on their inputs, so reruns are cheap.
+"""Every cached engine call and figure of the dashboard, in one place.
 
-Every cached function takes ``key`` (a SHA-256 of the scenario JSON, see ``scenario_key``) and the JSON
-itself as ``_scenario_json`` (a leading underscore: Streamlit does not hash it), so a rerun hashes 64
-characters instead of the whole scenario.  Results and figures use ``st.cache_resource``: the same inputs
-give the very same object, read-only by convention.  Unpickling a Plotly figure from ``st.cache_data``
-re-validates every array (about 0.3 s for a 2,000-partition animation), and an identical figure is what
-keeps a running animation from restarting on a rerun.
+One idiom: a scenario goes in as a ``ScenarioRef`` (``ui.state``), which Streamlit hashes by its 64-character
+key alone (``hash_funcs``), never by the JSON it carries; every other argument is a small hashable value
+(an ``Assignor``, a step number, frozen timings).  Every wrapper states ``max_entries``.
+
+Results and figures use ``st.cache_resource``: the same inputs give the very same object, read-only by
+convention.  Unpickling a Plotly figure from ``st.cache_data`` re-validates every array (about 0.3 s for a
+2,000-partition animation), and an identical figure is what keeps a running animation from restarting on a
+rerun; ``frozen`` also spares ``st.plotly_chart`` its per-rerun ``to_dict``.  ``st.cache_data`` stays for
+small values a page may modify (key samples, tables).  Errors are not cached: Streamlit re-raises them on
+the next call, and ``outcomes_or_error`` turns a server assignor's refusal into a message.
 """
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 from engine.charts.assignment import assignment_grid, load_bars
 from engine.charts.rebalance import pause_timeline_figure, rebalance_animation
-from engine.consumer.group import ReplayResult, replay
+from engine.charts.timing_wheel import wheel_animation
+from engine.comparison import (
+    ASSIGNMENT_ERRORS,
+    CLIENT,
+    SERVER,
+    Assignor,
+    StepOutcome,
+    outcomes,
+    revoked_partitions,
+    step_pause,
+)
+from engine.consumer.group import assign_once
+from engine.consumer.membership import RollingRestartConfig, compare_rolling_restarts, rolling_restart
 from engine.consumer.metrics import BalanceMetrics, balance_metrics
-from engine.consumer.pause import PauseReport, ProtocolTimings, pause_report
-from engine.coordinator.group_spec import PartitionAssignorError
-from engine.coordinator.target_assignment import ServerAssignResult, server_assign
-from engine.errors import EngineError
-from engine.scenario import Scenario, TopicPartition, loads_scenario
+from engine.consumer.pause import PauseReport, ProtocolTimings
+from engine.producer import keysample, null_keys
+from engine.producer.partitioners import client_partitions
+from engine.producer.remap import remap_curve
+from engine.scenario import Scenario, loads_scenario
+from engine.server.timer.cost import CostRow, measure_costs
+from engine.server.timer.driver import simulate
+from engine.server.timer.frames import WheelFrame, wheel_frames
+from engine.server.timer.model import TaskSpec, WheelConfig, WheelTrace
+from engine.sizing import SizingInputs, cost_curves
+from ui.state import ScenarioRef
+
+HASH_FUNCS: dict[Any, Callable[[Any], Any]] = {ScenarioRef: lambda ref: ref.key}
 
 
-def scenario_key(scenario_json: str) -> str:
-    return hashlib.sha256(scenario_json.encode("utf-8")).hexdigest()
+def resource(max_entries: int, spinner: bool | str = False) -> Any:
+    """``st.cache_resource`` with the dashboard's hashing of ``ScenarioRef``."""
+    return st.cache_resource(max_entries=max_entries, show_spinner=spinner, hash_funcs=HASH_FUNCS)
+
+
+def data(max_entries: int, spinner: bool | str = False) -> Any:
+    """``st.cache_data`` (a copy per call: values a page may modify); ``ScenarioRef`` hashed the same way."""
+    return st.cache_data(max_entries=max_entries, show_spinner=spinner, hash_funcs=HASH_FUNCS)
 
 
 def frozen(fig: go.Figure) -> go.Figure:
     """Compute ``fig.to_dict()`` once: ``st.plotly_chart`` calls it (a deep copy + base64 of every array) on
     every rerun, about 0.1 s for a 2,000-partition animation.  The cached figure is never modified."""
     spec = fig.to_dict()
-    fig.to_dict = lambda: spec  # type: ignore[method-assign]
+    fig.to_dict = lambda: spec
     return fig
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def scenario_cached(key: str, _scenario_json: str) -> Scenario:
-    return loads_scenario(_scenario_json)
+# ---------------------------------------------------------------- a scenario under every assignor
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def replay_cached(key: str, strategy: str, _scenario_json: str) -> ReplayResult:
-    return replay(scenario_cached(key, _scenario_json), strategy)
+@resource(16)
+def scenario_of(ref: ScenarioRef) -> Scenario:
+    return loads_scenario(ref.json)
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def metrics_cached(key: str, strategy: str, step: int, _scenario_json: str) -> BalanceMetrics:
-    scenario = scenario_cached(key, _scenario_json)
-    result = replay_cached(key, strategy, _scenario_json).steps[step]
-    return balance_metrics(result.assignment, scenario.steps[step], scenario.weights)
+@resource(64)
+def outcomes_of(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome]:
+    """Every step under one assignor; a KIP-848 assignor may raise (``ASSIGNMENT_ERRORS``)."""
+    return outcomes(scenario_of(ref), assignor)
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def grid_figure(key: str, strategy: str, step: int, _scenario_json: str) -> go.Figure:
-    state = scenario_cached(key, _scenario_json).steps[step]
-    result = replay_cached(key, strategy, _scenario_json).steps[step]
-    return frozen(assignment_grid(result.assignment, state.topics, state.member_ids))
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def bars_figure(key: str, strategy: str, step: int, _scenario_json: str) -> go.Figure:
-    m = metrics_cached(key, strategy, step, _scenario_json)
-    return frozen(load_bars(m.partitions_per_member, m.load_per_member))
-
-
-def revoked_partitions(result: Any) -> list | None:
-    """What a cooperative step revoked (None for eager strategies: they revoke everything)."""
-    if result.revoked_first_round is None and result.revoked_before_join is None:
-        return None
-    return [tp for part in (result.revoked_before_join or {}, result.revoked_first_round or {}) for tps in part.values()
-            for tp in tps]
-
-
-def member_order(scenario: Scenario, step: int) -> list[str]:
-    before, after = scenario.steps[step - 1].member_ids, scenario.steps[step].member_ids
-    return list(dict.fromkeys([*before, *after]))
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def animation_figure(key: str, strategy: str, step: int, _scenario_json: str) -> go.Figure:
-    """The rebalance from step-1 to step."""
-    result = replay_cached(key, strategy, _scenario_json)
-    before, after = result.steps[step - 1].assignment, result.steps[step].assignment
-    revoked = revoked_partitions(result.steps[step]) if strategy == "cooperative-sticky" else None
-    order = member_order(scenario_cached(key, _scenario_json), step)
-    return frozen(rebalance_animation(before, after, order, revoked))
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def pause_cached(key: str, strategy: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...],
-                 _scenario_json: str) -> PauseReport:
-    result = replay_cached(key, strategy, _scenario_json)
-    protocol = "cooperative" if strategy == "cooperative-sticky" else "eager"
-    cur = result.steps[step]
-    return pause_report(protocol, result.steps[step - 1].assignment, cur.assignment, timings, crashed, cur.rounds)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def server_cached(key: str, assignor: str, _scenario_json: str) -> ServerAssignResult:
-    """KIP-848 server-side target assignments (``uniform`` or ``range``) of every step.
-
-    Raises ``EngineError`` or ``PartitionAssignorError`` (not cached: Streamlit re-raises on the next call).
-    """
-    return server_assign(scenario_cached(key, _scenario_json), assignor)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def server_assignment(key: str, assignor: str, step: int, _scenario_json: str) -> dict[str, list[TopicPartition]]:
-    """One step's server target as ``TopicPartition`` lists (the shape the figures and metrics take)."""
-    result = server_cached(key, assignor, _scenario_json).steps[step]
-    return {m: [TopicPartition.parse(tp) for tp in tps] for m, tps in result.assignment.items()}
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def server_metrics_cached(key: str, assignor: str, step: int, _scenario_json: str) -> BalanceMetrics:
-    scenario = scenario_cached(key, _scenario_json)
-    return balance_metrics(server_assignment(key, assignor, step, _scenario_json), scenario.steps[step], scenario.weights)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def server_grid_figure(key: str, assignor: str, step: int, _scenario_json: str) -> go.Figure:
-    state = scenario_cached(key, _scenario_json).steps[step]
-    return frozen(assignment_grid(server_assignment(key, assignor, step, _scenario_json), state.topics, state.member_ids))
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def server_bars_figure(key: str, assignor: str, step: int, _scenario_json: str) -> go.Figure:
-    m = server_metrics_cached(key, assignor, step, _scenario_json)
-    return frozen(load_bars(m.partitions_per_member, m.load_per_member))
-
-
-def server_revoked(key: str, assignor: str, step: int, _scenario_json: str) -> int:
-    """Partitions the step takes away from members that stay (current target minus new target)."""
-    r = server_cached(key, assignor, _scenario_json).steps[step]
-    return sum(len(set(r.current_assignment.get(m, ())) - set(tps)) for m, tps in r.assignment.items())
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def server_pause_cached(key: str, assignor: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...],
-                        _scenario_json: str) -> PauseReport:
-    before = server_assignment(key, assignor, step - 1, _scenario_json)
-    after = server_assignment(key, assignor, step, _scenario_json)
-    return pause_report("consumer", before, after, timings, crashed)
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def pause_figure(key: str, step: int, timings: ProtocolTimings, crashed: tuple[str, ...], _scenario_json: str) -> go.Figure:
-    eager = pause_cached(key, "sticky", step, timings, crashed, _scenario_json)
-    coop = pause_cached(key, "cooperative-sticky", step, timings, crashed, _scenario_json)
-    reports = {"eager (sticky)": eager, "cooperative (cooperative-sticky)": coop}
+def outcomes_or_error(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome] | str:
+    """``outcomes_of``, or the one-line reason the assignor refuses the scenario."""
     try:
-        reports["consumer KIP-848 (uniform)"] = server_pause_cached(key, "uniform", step, timings, crashed, _scenario_json)
-    except (EngineError, PartitionAssignorError):
-        pass  # the page reports the server assignor's error in its table
+        return outcomes_of(ref, assignor)
+    except ASSIGNMENT_ERRORS as exc:
+        return str(exc)
+
+
+@resource(64)
+def metrics_of(ref: ScenarioRef, assignor: Assignor, step: int) -> BalanceMetrics:
+    scenario = scenario_of(ref)
+    assignment = outcomes_of(ref, assignor)[step].assignment
+    return balance_metrics(assignment, scenario.steps[step], scenario.weights)
+
+
+@resource(64)
+def grid_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
+    state, assignment = scenario_of(ref).steps[step], outcomes_of(ref, assignor)[step].assignment
+    return frozen(assignment_grid(assignment, state.topics, state.member_ids))
+
+
+@resource(64)
+def bars_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
+    m = metrics_of(ref, assignor, step)
+    return frozen(load_bars(m.partitions_per_member, m.load_per_member))
+
+
+@resource(32)
+def animation_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
+    """The rebalance from ``step - 1`` to ``step``; columns: every member of either step."""
+    steps, scenario = outcomes_of(ref, assignor), scenario_of(ref)
+    order = list(dict.fromkeys([*scenario.steps[step - 1].member_ids, *scenario.steps[step].member_ids]))
+    revoked = revoked_partitions(steps[step], assignor)
+    return frozen(rebalance_animation(steps[step - 1].assignment, steps[step].assignment, order, revoked))
+
+
+@resource(64)
+def pause_of(ref: ScenarioRef, assignor: Assignor, step: int, timings: ProtocolTimings,
+             crashed: tuple[str, ...]) -> PauseReport:
+    steps = outcomes_of(ref, assignor)
+    return step_pause(assignor, steps[step - 1].assignment, steps[step], timings, crashed)
+
+
+PAUSE_FIGURE = {"eager (sticky)": CLIENT["sticky"],
+                "cooperative (cooperative-sticky)": CLIENT["cooperative-sticky"],
+                "consumer KIP-848 (uniform)": SERVER["uniform"]}
+
+
+@resource(32)
+def pause_figure(ref: ScenarioRef, step: int, timings: ProtocolTimings,
+                 crashed: tuple[str, ...]) -> go.Figure:
+    """Eager, cooperative and KIP-848 pauses of one step (an assignor refusing the scenario is left out)."""
+    reports = {}
+    for label, assignor in PAUSE_FIGURE.items():
+        try:
+            reports[label] = pause_of(ref, assignor, step, timings, crashed)
+        except ASSIGNMENT_ERRORS:
+            pass  # the page reports the server assignor's error in its table
     return frozen(pause_timeline_figure(reports))
+
+
+# ---------------------------------------------------------------- group protocol
+
+
+@data(64)
+def first_assignment(ref: ScenarioRef, strategy: str) -> dict[str, list[str]]:
+    """The assignment a new group gets (step 0), as ``"t0-2"`` strings for the walkthrough's text."""
+    return {m: [str(tp) for tp in tps] for m, tps in assign_once(scenario_of(ref).first, strategy).items()}
+
+
+@data(32, "Replaying the rolling restart...")
+def rolling_restarts(ref: ScenarioRef, config: RollingRestartConfig, strategies: tuple[str, ...]) -> tuple:
+    first = scenario_of(ref).first
+    rows = compare_rolling_restarts(first, config, strategies)
+    timelines = [rolling_restart(first, s, config, static) for s in strategies for static in (False, True)]
+    return rows, timelines
+
+
+# ---------------------------------------------------------------- keys
+
+
+@data(8, "Generating keys…")
+def generated_keys(spec: keysample.SampleSpec) -> pa.Array:
+    return keysample.generate(spec)
+
+
+@data(8, "Reading keys…")
+def pasted_keys(text: str) -> pa.Array:
+    return keysample.parse_pasted(text)
+
+
+@data(4, "Reading the upload…")
+def uploaded_keys(content: bytes, name: str, column: str | None) -> pa.Array:
+    return keysample.parse_upload(content, name, column or None)
+
+
+@data(32, "Hashing keys…")
+def placements(_keys: pa.Array, sample_id: str, partitions: int, partitioner: str) -> np.ndarray:
+    """``_keys`` is not hashed: ``sample_id`` names the sample."""
+    return client_partitions(_keys, partitions, partitioner)
+
+
+@data(16, "Computing remaps…")
+def remap_curve_of(_keys: pa.Array, sample_id: str, from_partitions: int,
+                   counts: tuple[int, ...]) -> list[tuple[int, float]]:
+    return remap_curve(_keys, from_partitions, counts)
+
+
+@data(16, "Simulating the producer…")
+def null_key_runs(config: null_keys.ProducerConfig) -> dict[str, null_keys.ProducerRun]:
+    return null_keys.simulate_all(config)
+
+
+# ---------------------------------------------------------------- sizing and the timing wheel
+
+
+@data(32, "Computing costs…")
+def sizing_curves(inputs: SizingInputs, counts: tuple[int, ...]) -> dict[str, list[float]]:
+    return cost_curves(inputs, counts)
+
+
+@data(16, "Running the wheel…")
+def wheel_run(config: WheelConfig, tasks: tuple[TaskSpec, ...]) -> tuple[WheelTrace, list[WheelFrame]]:
+    trace = simulate(config, list(tasks))
+    return trace, wheel_frames(trace)
+
+
+@resource(8, "Building the animation…")
+def wheel_animation_figure(config: WheelConfig, tasks: tuple[TaskSpec, ...], first: int, window: int,
+                           levels: int) -> go.Figure:
+    _, frames = wheel_run(config, tasks)
+    return wheel_animation(frames[first:first + window], config, levels)
+
+
+@data(32)
+def wheel_costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[CostRow]:
+    return measure_costs(count, seed=1, config=WheelConfig(tick_ms, wheel_size, 0), order=order)
+
+
+# ---------------------------------------------------------------- inside a partition (pages 9 and 10)
+# The input is the CLI's JSON document as text (hashed as a string); engine modules are imported on first use.
+
+
+@data(32, "Simulating the producer…")
+def produce_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``python -m engine produce`` on ``document``: the report and the animation frames."""
+    import json
+
+    from engine.producer import idempotence
+
+    run = idempotence.simulate(idempotence.parse_spec(json.loads(document)))
+    return idempotence.report(run), run.frames
+
+
+@resource(16)
+def produce_figures(document: str) -> dict[str, go.Figure]:
+    from engine.charts.producer import batch_animation, log_strip, request_timeline
+
+    result, frames = produce_result(document)
+    return {"log": frozen(log_strip(result["partitions"])), "timeline": frozen(request_timeline(result)),
+            "animation": frozen(batch_animation(frames, result["batches"]))}
+
+
+@data(16, "Replaying the transactions…")
+def txn_result(document: str) -> dict[str, Any]:
+    import json
+
+    from engine.storage.txn_log import replay
+
+    return replay(json.loads(document))
+
+
+@data(32, "Building the log…")
+def log_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``python -m engine log`` on ``document`` (with frames) and the records before/after each cleaning."""
+    import json
+
+    from engine.storage.partition_log import simulate as simulate_log
+
+    run, out = simulate_log(json.loads(document), with_frames=True)
+    return out, run.compactions
+
+
+@resource(16)
+def log_animation_figure(document: str) -> go.Figure:
+    from engine.charts.log import segments_animation
+
+    out, _ = log_result(document)
+    return frozen(segments_animation(out["frames"], out["config"]["segment.bytes"]))

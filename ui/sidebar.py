@@ -36,9 +36,10 @@ def render_sidebar() -> None:
             help="The seed articles' four examples and realistic groups. Edit it on the home page.",
         )
         first = scenario.first
+        title = preset_title(current_preset()) if current_preset() else (scenario.name or "custom scenario")
         st.caption("Current scenario")
         st.text(
-            f"{preset_title(current_preset()) if current_preset() else (scenario.name or 'custom scenario')}\n"
+            f"{title}\n"
             f"{len(first.topics)} topic(s), {first.total_partitions} partition(s)\n"
             f"{len(first.members)} consumer(s), {len(scenario.steps)} step(s)"
         )

@@ -3,13 +3,18 @@
 Any page calls ``init_state()`` (or just ``current_scenario()``) first: a fresh browser session opening a
 page by its URL runs that page alone, so the page itself must set the state up.  A shareable URL carries
 the scenario as ``?s=<base64url(zlib(JSON))>`` (or a preset as ``?preset=seed-d``).
+
+``current_ref()`` is the small reference every cached call takes (``ScenarioRef``: the JSON and its
+SHA-256; equal and hashed by the key alone), computed once per change of the scenario, not per rerun.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import zlib
+from dataclasses import dataclass, field
 
 import streamlit as st
 
@@ -19,12 +24,39 @@ from engine.scenario import Scenario, dumps_scenario, loads_scenario
 
 KEY_SCENARIO = "scenario.current"
 KEY_JSON = "scenario.json"
+KEY_REF = "scenario.ref"
 KEY_PRESET = "scenario.preset"
 KEY_VERSION = "scenario.version"
 KEY_URL_CODE = "scenario.url_code"
 KEY_URL_ERROR = "scenario.url_error"
 MAX_SHARE_CODE = 200_000  # characters of ?s=
 MAX_SHARE_JSON = 16 * 2**20  # bytes after decompression
+
+
+@dataclass(frozen=True, eq=False)
+class ScenarioRef:
+    """A scenario as cached calls take it: ``key`` (SHA-256 of ``json``) alone decides equality and hash.
+
+    ``ScenarioRef.from_json('{}') == ScenarioRef(ScenarioRef.from_json('{}').key, "anything")``: a cache
+    looks up 64 characters, never the whole JSON (``ui.cached`` tells Streamlit to hash the key).
+    """
+
+    key: str
+    json: str = field(repr=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> ScenarioRef:
+        return cls(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), text)
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> ScenarioRef:
+        return cls.from_json(dumps_scenario(scenario))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ScenarioRef) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
 
 def encode_scenario(scenario: Scenario) -> str:
@@ -54,7 +86,8 @@ def set_scenario(scenario: Scenario, preset: str | None = None, new_version: boo
     """Make ``scenario`` the current one; ``new_version`` resets the builder's tables to it."""
     ss = st.session_state
     ss[KEY_SCENARIO] = scenario
-    ss[KEY_JSON] = dumps_scenario(scenario)
+    ss[KEY_REF] = ScenarioRef.of(scenario)
+    ss[KEY_JSON] = ss[KEY_REF].json
     ss[KEY_PRESET] = preset
     if new_version:
         ss[KEY_VERSION] = ss.get(KEY_VERSION, 0) + 1
@@ -94,6 +127,16 @@ def current_scenario() -> Scenario:
 def current_scenario_json() -> str:
     init_state()
     return st.session_state[KEY_JSON]
+
+
+def current_ref() -> ScenarioRef:
+    """The reference of the current scenario (recomputed only when the JSON in the state changed)."""
+    init_state()
+    ss = st.session_state
+    ref = ss.get(KEY_REF)
+    if not isinstance(ref, ScenarioRef) or ref.json is not ss[KEY_JSON]:
+        ref = ss[KEY_REF] = ScenarioRef.from_json(ss[KEY_JSON])
+    return ref
 
 
 def current_preset() -> str | None:

@@ -13,13 +13,22 @@ import numpy as np
 import plotly.graph_objects as go
 
 from engine.charts.text import plain_all
+from engine.consumer.assignment import AssignmentView as Assignment
 from engine.java.strings import string_compare_key
 from engine.scenario import TopicPartition
 
-Assignment = Mapping[str, Sequence[TopicPartition]]
 MAX_GRID_CELLS = 40_000
 TOPIC_COLOURS = (
-    "#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2", "#EECA3B", "#9D755D", "#FF9DA6", "#BAB0AC",
+    "#4C78A8",
+    "#F58518",
+    "#54A24B",
+    "#B279A2",
+    "#E45756",
+    "#72B7B2",
+    "#EECA3B",
+    "#9D755D",
+    "#FF9DA6",
+    "#BAB0AC",
 )
 
 
@@ -43,7 +52,8 @@ def _height(rows: int) -> int:
     return int(min(900, max(220, 60 + 22 * rows)))
 
 
-def assignment_grid(assignment: Assignment, topics: Mapping[str, int], members: Sequence[str], title: str = "") -> go.Figure:
+def assignment_grid(assignment: Assignment, topics: Mapping[str, int], members: Sequence[str],
+                    title: str = "") -> go.Figure:
     """Consumers (rows) x partitions (columns); a cell has its topic's colour where the consumer owns it."""
     names = sorted_topics(topics)
     columns = [TopicPartition(t, p) for t in names for p in range(topics[t])]
@@ -63,12 +73,18 @@ def assignment_grid(assignment: Assignment, topics: Mapping[str, int], members: 
         colorscale=_discrete_scale(n), showscale=False, xgap=1, ygap=1,
         hovertemplate="%{y} owns %{x}<extra></extra>",
     ))
-    fig.update_layout(title=title, height=_height(len(members)), margin=dict(l=10, r=10, t=40 if title else 10, b=10),
-                      yaxis=dict(autorange="reversed", type="category"), xaxis=dict(type="category", showticklabels=len(columns) <= 60))
+    fig.update_layout(
+        title=title,
+        height=_height(len(members)),
+        margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        yaxis=dict(autorange="reversed", type="category"),
+        xaxis=dict(type="category", showticklabels=len(columns) <= 60),
+    )
     return fig
 
 
-def topic_count_grid(assignment: Assignment, topics: Mapping[str, int], members: Sequence[str], title: str = "") -> go.Figure:
+def topic_count_grid(assignment: Assignment, topics: Mapping[str, int], members: Sequence[str],
+                     title: str = "") -> go.Figure:
     """The aggregated grid: partitions per consumer and topic (for large groups)."""
     names = sorted_topics(topics)
     col = {t: i for i, t in enumerate(names)}
@@ -77,21 +93,37 @@ def topic_count_grid(assignment: Assignment, topics: Mapping[str, int], members:
         for tp in assignment.get(member, ()):
             if tp.topic in col:
                 z[r, col[tp.topic]] += 1
-    fig = go.Figure(go.Heatmap(z=z, x=plain_all(names), y=plain_all(members), colorscale="Blues", texttemplate="%{z}",
-                               hovertemplate="%{y}: %{z} partitions of %{x}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=plain_all(names),
+            y=plain_all(members),
+            colorscale="Blues",
+            texttemplate="%{z}",
+            hovertemplate="%{y}: %{z} partitions of %{x}<extra></extra>",
+        )
+    )
     fig.update_layout(title=title or "partitions per consumer and topic", height=_height(len(members)),
                       margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(autorange="reversed", type="category"))
     return fig
 
 
-def load_bars(counts: Mapping[str, int], loads: Mapping[str, float] | None = None, title: str = "") -> go.Figure:
+def load_bars(counts: Mapping[str, int], loads: Mapping[str, float] | None = None,
+              title: str = "") -> go.Figure:
     """Partitions per consumer (bars), plus weighted load per consumer when weights are set."""
     members = list(counts)
     labels = plain_all(members)
-    fig = go.Figure(go.Bar(x=labels, y=[counts[m] for m in members], name="partitions", marker_color="#4C78A8"))
+    fig = go.Figure(go.Bar(x=labels, y=[counts[m] for m in members], name="partitions",
+                           marker_color="#4C78A8"))
     if loads is not None:
         fig.add_trace(go.Bar(x=labels, y=[round(loads.get(m, 0.0), 3) for m in members], name="weighted load",
                              marker_color="#F58518"))
-    fig.update_layout(title=title, barmode="group", height=260, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
-                      xaxis=dict(type="category"), legend=dict(orientation="h", y=1.15))
+    fig.update_layout(
+        title=title,
+        barmode="group",
+        height=260,
+        margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        xaxis=dict(type="category"),
+        legend=dict(orientation="h", y=1.15),
+    )
     return fig

@@ -20,11 +20,12 @@ import numpy as np
 import plotly.graph_objects as go
 
 from engine.charts.text import plain, plain_all
+from engine.consumer.assignment import AssignmentView as Assignment
+from engine.consumer.assignment import owners
 from engine.consumer.pause import PauseReport
 from engine.java.strings import string_compare_key
 from engine.scenario import TopicPartition
 
-Assignment = Mapping[str, Sequence[TopicPartition]]
 GL_THRESHOLD = 3_000
 KINDS = ("kept", "revoked, same owner", "moved to a new owner", "new / unassigned -> assigned", "deleted")
 KIND_COLOURS = ("#4C78A8", "#9ecae9", "#E45756", "#54A24B", "#BAB0AC")
@@ -60,14 +61,16 @@ def _slots(assignment: Assignment, columns: Mapping[str, int], key) -> dict[Topi
 
 
 def plan_travel(
-    before: Assignment, after: Assignment, member_order: Sequence[str], revoked: Iterable[TopicPartition] | None
+    before: Assignment,
+    after: Assignment,
+    member_order: Sequence[str],
+    revoked: Iterable[TopicPartition] | None,
 ) -> Travel:
     """Where every partition is at the start, in the pool and at the end (``revoked=None``: eager)."""
     columns = {m: i + 1 for i, m in enumerate(member_order)}
     key = _sort_key({})
     start, end = _slots(before, columns, key), _slots(after, columns, key)
-    owner_before = {tp: m for m, tps in before.items() for tp in tps}
-    owner_after = {tp: m for m, tps in after.items() for tp in tps}
+    owner_before, owner_after = owners(before), owners(after)
     tps = sorted(set(start) | set(end), key=key)
     revoked_set = None if revoked is None else set(revoked)
     remaining = set(after)
@@ -83,7 +86,8 @@ def plan_travel(
             kinds[i], via[i] = 4, True
         else:
             eager_revoke = revoked_set is None and ob in remaining
-            via[i] = eager_revoke or ob not in remaining or ob != oa or (revoked_set is not None and tp in revoked_set)
+            listed = revoked_set is not None and tp in revoked_set
+            via[i] = eager_revoke or ob not in remaining or ob != oa or listed
             kinds[i] = 2 if ob != oa else (1 if via[i] else 0)
         s[i] = start.get(tp, end.get(tp, (0, 0)))
         e[i] = end.get(tp, (0, 0)) if oa is not None else (0, 0)
@@ -93,10 +97,10 @@ def plan_travel(
     if pooled.size:
         pool[pooled, 1] = np.arange(pooled.size) * (tallest / max(pooled.size, 1))
     pool[:, 0] = 0
-    for i in np.flatnonzero(kinds == 3):
-        s[i] = pool[i]
-    for i in np.flatnonzero(kinds == 4):
-        e[i] = pool[i]
+    for j in np.flatnonzero(kinds == 3):
+        s[j] = pool[j]
+    for j in np.flatnonzero(kinds == 4):
+        e[j] = pool[j]
     return Travel([str(tp) for tp in tps], kinds, s, pool, e, via)
 
 
@@ -147,40 +151,91 @@ def rebalance_animation(
         for k, idx in enumerate(groups):
             trace: dict = {"type": trace_type, "x": pos[idx, 0], "y": pos[idx, 1]}
             if full:
-                trace.update(mode="markers", name=f"{KINDS[k]} ({idx.size})", marker={"color": KIND_COLOURS[k], "size": 9 if idx.size < 400 else 5,
-                             "line": {"width": 0}}, text=labels[idx], hovertemplate="%{text}<extra></extra>", showlegend=True)
+                trace.update(
+                    mode="markers",
+                    name=f"{KINDS[k]} ({idx.size})",
+                    marker={
+                        "color": KIND_COLOURS[k],
+                        "size": 9 if idx.size < 400 else 5,
+                        "line": {"width": 0},
+                    },
+                    text=labels[idx],
+                    hovertemplate="%{text}<extra></extra>",
+                    showlegend=True,
+                )
             out.append(trace)
         return out
 
     names = [str(i) for i in range(len(positions))]
     leg = frames_per_leg
     step_labels = ["before"] + [""] * (leg - 1) + ["revoked"] + [""] * (leg - 1) + ["after"]
-    frames = [{"name": names[i], "data": traces(p, False), "traces": list(range(len(KINDS)))} for i, p in enumerate(positions)]
+    frames = [{"name": names[i], "data": traces(p, False), "traces": list(range(len(KINDS)))}
+              for i, p in enumerate(positions)]
     redraw = trace_type == "scattergl"
-    play = {"frame": {"duration": frame_ms, "redraw": redraw}, "fromcurrent": True, "transition": {"duration": frame_ms // 2}, "mode": "immediate"}
+    play = {"frame": {"duration": frame_ms, "redraw": redraw}, "fromcurrent": True,
+            "transition": {"duration": frame_ms // 2}, "mode": "immediate"}
     tallest = max([1.0, *(float(p[:, 1].max()) for p in positions if len(p))])
     layout = {
         "title": {"text": title},
         "height": int(min(900, max(360, 190 + 14 * tallest))) if len(travel.labels) <= GL_THRESHOLD else 760,
         "margin": {"l": 10, "r": 10, "t": 60 if title else 40, "b": 130},
-        "xaxis": {"tickvals": list(range(len(member_order) + 1)), "ticktext": ["revoked / unassigned", *plain_all(member_order)],
-                  "range": [-0.7, len(member_order) + 0.7], "showgrid": False, "zeroline": False, "side": "top"},
+        "xaxis": {
+            "tickvals": list(range(len(member_order) + 1)),
+            "ticktext": ["revoked / unassigned", *plain_all(member_order)],
+            "range": [-0.7, len(member_order) + 0.7],
+            "showgrid": False,
+            "zeroline": False,
+            "side": "top",
+        },
         "yaxis": {"autorange": False, "range": [tallest + 1, -1], "visible": False},
         "legend": {"orientation": "h", "x": 0, "y": 0, "yanchor": "top"},
-        "updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": -0.12, "xanchor": "left", "yanchor": "top",
-                         "showactive": False, "pad": {"t": 30},
-                         "buttons": [{"label": "Play", "method": "animate", "args": [None, play]},
-                                     {"label": "Pause", "method": "animate",
-                                      "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],
-        "sliders": [{"active": 0, "x": 0.25, "len": 0.75, "y": -0.12, "yanchor": "top", "currentvalue": {"prefix": "frame "},
-                     "pad": {"t": 30, "b": 0},
-                     "steps": [{"label": step_labels[i] or names[i], "method": "animate",
-                                "args": [[names[i]], {"frame": {"duration": 0, "redraw": redraw}, "mode": "immediate"}]}
-                               for i in range(len(names))]}],
+        "updatemenus": [
+            {
+                "type": "buttons",
+                "direction": "left",
+                "x": 0,
+                "y": -0.12,
+                "xanchor": "left",
+                "yanchor": "top",
+                "showactive": False,
+                "pad": {"t": 30},
+                "buttons": [
+                    {"label": "Play", "method": "animate", "args": [None, play]},
+                    {
+                        "label": "Pause",
+                        "method": "animate",
+                        "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}],
+                    },
+                ],
+            }
+        ],
+        "sliders": [
+            {
+                "active": 0,
+                "x": 0.25,
+                "len": 0.75,
+                "y": -0.12,
+                "yanchor": "top",
+                "currentvalue": {"prefix": "frame "},
+                "pad": {"t": 30, "b": 0},
+                "steps": [
+                    {
+                        "label": step_labels[i] or names[i],
+                        "method": "animate",
+                        "args": [
+                            [names[i]],
+                            {"frame": {"duration": 0, "redraw": redraw}, "mode": "immediate"},
+                        ],
+                    }
+                    for i in range(len(names))
+                ],
+            }
+        ],
     }
     # The dicts above are built to plotly's schema (tests validate a small figure); skipping the per-frame
     # validation keeps a 10,000-partition animation well under a second.
-    return go.Figure({"data": traces(positions[0], True), "layout": layout, "frames": frames}, _validate=validate)
+    return go.Figure({"data": traces(positions[0], True), "layout": layout, "frames": frames},
+                     _validate=validate)
 
 
 PAUSE_COLOURS = {"processing": "#C7E9C0", "paused": "#E45756"}

@@ -7,6 +7,10 @@ group without C1, and the group without C1 with ``t0`` at 8 partitions.
 ``CrashRejoin`` is two rebalances for a dynamic member (it is dropped after ``session.timeout.ms``,
 then joins again as a new member) and none for a static member (``group.instance.id``): the broker
 keeps its assignment while it restarts within the session timeout.
+
+``make_event`` is the factory a form uses: an event kind (``EVENT_KINDS``) and the fields it reads
+(``EVENT_FIELDS``), e.g. ``make_event("add-partitions", topic="t0", count=2) == AddPartitions("t0", 2)``;
+``append_event`` keeps an event only if the timeline still builds with it.
 """
 
 from __future__ import annotations
@@ -64,7 +68,42 @@ class ChangeSubscription:
 
 
 Event = RemoveMember | AddMember | CrashRejoin | AddPartitions | ChangeSubscription
-EVENT_KINDS = ("remove", "add", "crash-rejoin", "add-partitions", "change-subscription")
+EVENT_KINDS: dict[str, str] = {  # kind -> what happens, in the words a form shows
+    "remove": "a consumer leaves",
+    "add": "a consumer joins",
+    "crash-rejoin": "a consumer crashes and rejoins",
+    "add-partitions": "partitions are added to a topic",
+    "change-subscription": "a consumer changes its subscription",
+}
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {  # kind -> the make_event fields it reads
+    "remove": ("member",),
+    "add": ("new_id",),
+    "crash-rejoin": ("member",),
+    "add-partitions": ("topic", "count"),
+    "change-subscription": ("member", "topics"),
+}
+
+
+def make_event(kind: str, member: str = "", new_id: str = "", topic: str = "", count: int = 0,
+               topics: Sequence[str] = ()) -> Event:
+    """The event of ``kind`` built from the fields it reads (``EVENT_FIELDS``); others are ignored.
+
+    Raises ``ScenarioError`` for an unknown kind or an empty new member id; whether the event fits the
+    group is checked when it is applied (``apply_event``).
+    """
+    if kind == "remove":
+        return RemoveMember(member)
+    if kind == "crash-rejoin":
+        return CrashRejoin(member)
+    if kind == "add":
+        if not new_id.strip():
+            raise ScenarioError("add: the new member id is empty")
+        return AddMember(new_id.strip())
+    if kind == "add-partitions":
+        return AddPartitions(topic, int(count))
+    if kind == "change-subscription":
+        return ChangeSubscription(member, tuple(topics))
+    raise ScenarioError(f"event: must be one of {', '.join(EVENT_KINDS)}, got {kind!r}")
 
 
 def _member(state: GroupState, member_id: str, event: str) -> Member:
@@ -98,7 +137,8 @@ def _add_partitions(state: GroupState, event: AddPartitions) -> GroupState:
     total = state.topics[event.topic] + event.count
     if event.count < 1 or total > MAX_PARTITIONS_PER_TOPIC:
         raise ScenarioError(
-            f"add-partitions: count must be >= 1 and the topic <= {MAX_PARTITIONS_PER_TOPIC} partitions, got {event.count}"
+            f"add-partitions: count must be >= 1 and the topic <= {MAX_PARTITIONS_PER_TOPIC} partitions, got "
+            f"{event.count}"
         )
     topics = {**state.topics, event.topic: total}
     racks = dict(state.partition_racks)
@@ -157,11 +197,30 @@ def build_timeline(base: Scenario, events: Sequence[Event]) -> Timeline:
         for i, state in enumerate(produced):
             steps.append(state)
             crashed.append((event.member_id,) if isinstance(event, CrashRejoin) and i == 0 else ())
-            labels.append(event.label() if len(produced) == 1 else f"{event.label()} ({'crash' if i == 0 else 'rejoin'})")
+            labels.append(event.label() if len(produced) == 1 else f"{event.label()} "
+                                                                   f"({'crash' if i == 0 else 'rejoin'})")
     if len(steps) > MAX_STEPS:
         raise ScenarioError(f"timeline: at most {MAX_STEPS} steps, got {len(steps)}")
     scenario = Scenario(tuple(steps), base.name, base.description, base.weights)
     return Timeline(scenario, tuple(labels), tuple(notes), tuple(crashed))
+
+
+def append_event(base: Scenario, events: Sequence[Event], event: Event) -> list[Event]:
+    """``events`` plus ``event`` if the timeline still builds from ``base``; else ``ScenarioError``."""
+    extended = [*events, event]
+    build_timeline(base, extended)
+    return extended
+
+
+def default_events(base: Scenario) -> list[Event]:
+    """The timeline shown before any event is chosen: the last consumer leaves."""
+    return [RemoveMember(base.first.members[-1].id)] if base.first.members else []
+
+
+def free_member_id(scenario: Scenario, prefix: str = "C") -> str:
+    """The first ``C<n>`` no step of ``scenario`` uses (the id a joining consumer is offered)."""
+    taken = {m.id for step in scenario.steps for m in step.members}
+    return next(f"{prefix}{i}" for i in range(len(taken) + 1) if f"{prefix}{i}" not in taken)
 
 
 def step_labels(scenario: Scenario) -> tuple[str, ...]:
@@ -177,7 +236,9 @@ def describe_change(prev: GroupState, cur: GroupState) -> str:
     new = {m.id: m for m in cur.members}
     parts = [f"{m} leaves" for m in old if m not in new]
     parts += [f"{m} joins" for m in new if m not in old]
-    parts += [f"{m} changes subscription" for m in new if m in old and set(new[m].topics) != set(old[m].topics)]
-    parts += [f"{t}: {prev.topics.get(t, 0)} -> {n} partitions" for t, n in cur.topics.items() if prev.topics.get(t) != n]
+    parts += [f"{m} changes subscription" for m in new
+              if m in old and set(new[m].topics) != set(old[m].topics)]
+    parts += [f"{t}: {prev.topics.get(t, 0)} -> {n} partitions" for t, n in cur.topics.items()
+              if prev.topics.get(t) != n]
     parts += [f"{t} deleted" for t in prev.topics if t not in cur.topics]
     return "; ".join(parts) or "rejoin (no change)"

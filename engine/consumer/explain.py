@@ -1,6 +1,7 @@
 """Texts the dashboard shows: why each strategy lands where it does, and where the seed articles are wrong.
 
-Pure data.  ``config_line("cooperative-sticky")`` is
+Pure data; a strategy's name, class, label and protocols are in ``engine.consumer.strategies``.
+``config_line("cooperative-sticky")`` is
 ``"partition.assignment.strategy=org.apache.kafka.clients.consumer.CooperativeStickyAssignor"``.
 The "Kafka does" side of each callout is also computed live by the engine on the page; the text here
 quotes ../shared/vectors/README.md ("The seed articles vs real Kafka").
@@ -10,60 +11,85 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ASSIGNOR_CLASSES: dict[str, str] = {
-    "range": "org.apache.kafka.clients.consumer.RangeAssignor",
-    "roundrobin": "org.apache.kafka.clients.consumer.RoundRobinAssignor",
-    "sticky": "org.apache.kafka.clients.consumer.StickyAssignor",
-    "cooperative-sticky": "org.apache.kafka.clients.consumer.CooperativeStickyAssignor",
-}
-
-STRATEGY_LABELS: dict[str, str] = {
-    "range": "Range",
-    "roundrobin": "Round-robin",
-    "sticky": "Sticky",
-    "cooperative-sticky": "Cooperative sticky",
-}
-
-PROTOCOLS: dict[str, str] = {
-    "range": "eager",
-    "roundrobin": "eager",
-    "sticky": "eager",
-    "cooperative-sticky": "cooperative",
-}
+from engine.consumer.strategies import strategy_of
 
 WHY: dict[str, str] = {
     "range": (
         "Range works topic by topic. For each topic it sorts the subscribers (static members first by "
-        "group.instance.id, then by member id in Java String order, so 'C10' < 'C2') and hands out contiguous "
-        "ranges: partitions / consumers each, and the first partitions % consumers get one more. The extra "
-        "partitions of every topic go to the SAME first consumers, so the skew adds up across topics. With "
-        "client.rack and replica racks known (KIP-881) it first matches partitions to same-rack consumers."
+        "group.instance.id, then by member id in Java String order, so 'C10' < 'C2') and hands out "
+        "contiguous ranges: partitions / consumers each, and the first partitions % consumers get one more. "
+        "The extra partitions of every topic go to the SAME first consumers, so the skew adds up across "
+        "topics. With client.rack and replica racks known (KIP-881) it first matches partitions to "
+        "same-rack consumers."
     ),
     "roundrobin": (
-        "Round-robin sorts all partitions of all subscribed topics (topic, then partition) and deals them one "
-        "by one over the members sorted by id, skipping members not subscribed to the partition's topic. Across "
-        "topics the counts differ by at most one when everyone subscribes to everything; with heterogeneous "
-        "subscriptions it can still be unbalanced. It ignores history, so one member leaving reshuffles most "
-        "partitions."
+        "Round-robin sorts all partitions of all subscribed topics (topic, then partition) and deals them "
+        "one by one over the members sorted by id, skipping members not subscribed to the partition's "
+        "topic. Across topics the counts differ by at most one when everyone subscribes to everything; with "
+        "heterogeneous subscriptions it can still be unbalanced. It ignores history, so one member leaving "
+        "reshuffles most partitions."
     ),
     "sticky": (
-        "Sticky first balances (partition counts differ by at most one where subscriptions allow it) and then "
-        "keeps as many partitions as possible where they were. It remembers the previous assignment in its "
-        "subscription user data. It is still an EAGER protocol: every member revokes everything before "
+        "Sticky first balances (partition counts differ by at most one where subscriptions allow it) and "
+        "then keeps as many partitions as possible where they were. It remembers the previous assignment in "
+        "its subscription user data. It is still an EAGER protocol: every member revokes everything before "
         "rejoining, even the partitions it gets back."
     ),
     "cooperative-sticky": (
         "Cooperative sticky computes the same kind of balanced, sticky assignment, but with the incremental "
-        "protocol: members keep their partitions while rejoining, the first round withholds the partitions that "
-        "change owner, their owners revoke only those, and a second round hands them to the new owners. Only "
-        "moving partitions pause."
+        "protocol: members keep their partitions while rejoining, the first round withholds the partitions "
+        "that change owner, their owners revoke only those, and a second round hands them to the new "
+        "owners. Only moving partitions pause."
+    ),
+}
+
+
+CAPTIONS: dict[str, str] = {  # of the Rebalance and Group Protocol pages, so the pages read as sections
+    "rebalance.revoked": (
+        "Eager strategies revoke every partition of every remaining member before rejoining; "
+        "cooperative-sticky revokes only the partitions that change owner (and those of topics a member "
+        "unsubscribed from). KIP-848 rows (group.protocol=consumer): the broker's uniform / range assignor "
+        "computes the target in one go (no rounds); a member revokes only what leaves its target."
+    ),
+    "rebalance.animation": (
+        "Press Play (or drag the slider): revoked partitions travel to the pool on the left, then to their "
+        "new owner. Red: owner changed; light blue: revoked and handed back to the same owner; green: new."
+    ),
+    "rebalance.pause": (
+        "Model: eager members finish their batch, revoke everything and wait for JoinGroup + SyncGroup; "
+        "cooperative members keep consuming during round 1 and only partitions that move pause until round "
+        "2 ends. A crash adds session.timeout.ms before anything starts. KIP-848 (uniform): no global "
+        "barrier; each member reconciles on its own heartbeat, a moved partition pauses from its old "
+        "owner's revoke (next heartbeat + batch) to its new owner's next heartbeat, and members whose "
+        "partitions do not move never pause. Timings are inputs, not measurements."
+    ),
+    "protocol.vote": (
+        "ClassicGroup.selectProtocol: candidates are the protocols every member supports; each member "
+        "votes for the first candidate in its own list; most votes wins. A member whose list shares "
+        "nothing with the group gets INCONSISTENT_GROUP_PROTOCOL and is not admitted."
+    ),
+    "protocol.upgrade.rejected": (
+        "Without the first bounce a restarted member lists only cooperative-sticky while the others "
+        "list only range: nothing is common, JoinGroup fails with INCONSISTENT_GROUP_PROTOCOL."
+    ),
+    "protocol.upgrade": (
+        "Bounce 1 keeps range in every list so old and new members agree (still EAGER rebalancing); "
+        "once every member lists cooperative-sticky first the vote switches; bounce 2 drops range and "
+        "the clients switch to COOPERATIVE rebalancing."
+    ),
+    "protocol.restart": (
+        "Dynamic members send LeaveGroup on close and JoinGroup on start: two rebalances each. A "
+        "static member back within session.timeout.ms gets its cached assignment: none. Longer, its "
+        "session expires (one rebalance without it) and it rejoins as a new member (a second one). "
+        "Consumer-seconds = other members' rebalance pauses (engine.consumer.pause model) + each "
+        "restarting member's own downtime."
     ),
 }
 
 
 def config_line(strategy: str) -> str:
     """The consumer config that selects ``strategy``."""
-    return f"partition.assignment.strategy={ASSIGNOR_CLASSES[strategy]}"
+    return strategy_of(strategy).config_line()
 
 
 @dataclass(frozen=True)

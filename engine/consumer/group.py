@@ -16,28 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.consumer.assignors import range as range_assignor
-from engine.consumer.assignors import roundrobin as roundrobin_assignor
+from engine.consumer.assignment import Assignment, assignment_to_json, count_moves, merged, revoked
 from engine.consumer.assignors.common import Cluster, Subscription
-from engine.consumer.assignors.cooperative import CooperativeStickyAssignor
-from engine.consumer.assignors.abstract_sticky import AbstractStickyAssignor
-from engine.consumer.assignors.sticky import StickyAssignor
+from engine.consumer.strategies import ConsumerPartitionAssignor, Strategy, parse_strategy, strategy_of
 from engine.errors import EngineError
 from engine.gcpause import gc_paused
 from engine.java.strings import string_hashmap_order
-from engine.scenario import (
-    GroupState,
-    Member,
-    Scenario,
-    TopicPartition,
-    parse_scenario,
-    parse_strategy,
-    tp_sort_key,
-)
+from engine.scenario import GroupState, Member, Scenario, TopicPartition, parse_scenario, tp_sort_key
 
-Assignment = dict[str, list[TopicPartition]]
 DEFAULT_MAX_ROUNDS = 50
-EAGER = ("range", "roundrobin", "sticky")
 
 
 class AssignorError(EngineError):
@@ -71,35 +58,27 @@ class MemberState:
     """A consumer's client-side state between rebalances."""
 
     member: Member
+    assignor: ConsumerPartitionAssignor
     generation: int = -1
     owned: list[TopicPartition] = field(default_factory=list)
-    assignor: AbstractStickyAssignor | None = None
-
-
-def _new_assignor(strategy: str) -> AbstractStickyAssignor | None:
-    if strategy == "sticky":
-        return StickyAssignor()
-    if strategy == "cooperative-sticky":
-        return CooperativeStickyAssignor()
-    return None
 
 
 def cluster_of(state: GroupState) -> Cluster:
     """Metadata of a step: every topic, and replica racks where the scenario gives them."""
-    racks = {t: tuple(frozenset(r) for r in per_partition) for t, per_partition in state.partition_racks.items()}
+    racks = {t: tuple(frozenset(r) for r in per_partition)
+             for t, per_partition in state.partition_racks.items()}
     return Cluster(dict(state.topics), racks)
 
 
 def _subscription(ms: MemberState) -> Subscription:
     """``ConsumerProtocol`` v3 round trip of a member's JoinGroup subscription."""
-    user_data: Any = ms.assignor.subscription_user_data() if ms.assignor is not None else None
     return Subscription(
         topics=sorted(ms.member.topics, key=lambda t: t.encode("utf-16-be", "surrogatepass")),
         owned_partitions=sorted(ms.owned, key=tp_sort_key),
         generation_id=ms.generation if ms.generation >= 0 else None,
         rack=ms.member.rack or None,
         instance_id=ms.member.instance_id,
-        user_data=user_data,
+        user_data=ms.assignor.subscription_user_data(),
     )
 
 
@@ -112,12 +91,13 @@ def _wire_order(partitions: list[TopicPartition]) -> list[TopicPartition]:
 
 
 class GroupReplay:
-    """Drives one strategy through a scenario's steps."""
+    """Drives one strategy (looked up in ``engine.consumer.strategies``) through a scenario's steps."""
 
-    def __init__(self, strategy: str, max_rounds: int = DEFAULT_MAX_ROUNDS) -> None:
+    def __init__(self, strategy: str | Strategy, max_rounds: int = DEFAULT_MAX_ROUNDS) -> None:
         if max_rounds < 1:
             raise EngineError(f"max_rounds: must be >= 1, got {max_rounds}")
-        self.strategy = strategy
+        self.spec = strategy_of(strategy)
+        self.strategy = self.spec.name
         self.max_rounds = max_rounds
         self.members: dict[str, MemberState] = {}
         self.generation = 0
@@ -128,13 +108,13 @@ class GroupReplay:
         """Membership changes and ``onJoinPrepare``; returns what cooperative revoked."""
         current = {m.id: m for m in state.members}
         self.members = {
-            m.id: self.members.get(m.id) or MemberState(m, assignor=_new_assignor(self.strategy))
+            m.id: self.members.get(m.id) or MemberState(m, self.spec.factory())
             for m in state.members
         }
         revoked: dict[str, list[TopicPartition]] = {}
         for member_id, ms in self.members.items():
             ms.member = current[member_id]
-            if self.strategy in EAGER:
+            if not self.spec.cooperative:  # EAGER: onJoinPrepare revokes everything
                 ms.owned = []
                 continue
             topics = set(ms.member.topics)
@@ -155,20 +135,14 @@ class GroupReplay:
         except (RuntimeError, KeyError, IndexError, StopIteration) as exc:
             raise AssignorError(f"{self.strategy}: Kafka's assignor fails on this group ({exc})") from None
         for member_id, ms in self.members.items():
-            received = _wire_order(result.get(member_id, []))
-            if ms.assignor is not None:
-                ms.assignor.on_assignment(received, self.generation)
+            ms.assignor.on_assignment(_wire_order(result.get(member_id, [])), self.generation)
             ms.generation = self.generation
         return {m: list(result.get(m, [])) for m in self.members}
 
     def _assign(self, cluster: Cluster, subscriptions: dict[str, Subscription]) -> Assignment:
-        if self.strategy == "range":
-            return range_assignor.assign(cluster, subscriptions)
-        if self.strategy == "roundrobin":
-            return roundrobin_assignor.assign(cluster, subscriptions)
-        leader = self.members[self.leader] if self.leader is not None else None
-        assert leader is not None and leader.assignor is not None
-        return leader.assignor.assign(cluster, subscriptions)
+        """Only the leader's assignor runs (``ConsumerCoordinator.onLeaderElected``)."""
+        assert self.leader is not None
+        return self.members[self.leader].assignor.assign(cluster, subscriptions)
 
     def step(self, state: GroupState) -> StepResult:
         revoked_before = self._join(state)
@@ -180,7 +154,7 @@ class GroupReplay:
         final, rounds = first, 1
         revoked_first = {m: sorted(owned_at_join[m] - set(first[m]), key=tp_sort_key) for m in first}
         converged = True
-        if self.strategy == "cooperative-sticky":
+        if self.spec.cooperative:
             lost = any(revoked_first.values())
             for ms in self.members.values():
                 ms.owned = list(final[ms.member.id])
@@ -217,27 +191,25 @@ class GroupReplay:
         )
 
 
-def owners(assignment: Assignment) -> dict[TopicPartition, str]:
-    return {tp: m for m, tps in assignment.items() for tp in tps}
-
-
-def count_moves(previous: Assignment | None, current: Assignment) -> tuple[int, int]:
-    """(moved, moved_from_remaining) between two final assignments; (0, 0) for the first step."""
-    if previous is None:
-        return 0, 0
-    before, after = owners(previous), owners(current)
-    moved = [tp for tp, owner in after.items() if tp in before and before[tp] != owner]
-    remaining = sum(1 for tp in moved if before[tp] in current)
-    return len(moved), remaining
-
-
-def replay(scenario: Scenario, strategy: str, max_rounds: int = DEFAULT_MAX_ROUNDS) -> ReplayResult:
+def replay(scenario: Scenario, strategy: str | Strategy,
+           max_rounds: int = DEFAULT_MAX_ROUNDS) -> ReplayResult:
     """Run every step of the scenario under one strategy."""
     group = GroupReplay(strategy, max_rounds)
-    return ReplayResult(strategy, [group.step(state) for state in scenario.steps])
+    return ReplayResult(group.strategy, [group.step(state) for state in scenario.steps])
 
 
-def assign_once(state: GroupState, strategy: str) -> Assignment:
+def revocations(previous: Assignment, step: StepResult) -> Assignment:
+    """What the members that stay revoke during ``step`` (``previous``: the step before's assignment).
+
+    Cooperative steps carry it (the partitions of unsubscribed topics, then what the first round
+    withheld); an eager step revokes everything its remaining members owned.
+    """
+    if step.revoked_before_join is None and step.revoked_first_round is None:
+        return revoked(previous, {m: [] for m in step.assignment})
+    return merged(step.revoked_before_join, step.revoked_first_round)
+
+
+def assign_once(state: GroupState, strategy: str | Strategy) -> Assignment:
     """The assignment a new group with this state gets (step 0 of a replay)."""
     return GroupReplay(strategy).step(state).assignment
 
@@ -245,24 +217,18 @@ def assign_once(state: GroupState, strategy: str) -> Assignment:
 # ---------------------------------------------------------------- JSON (CLI)
 
 
-def _tps_json(assignment: Assignment | None) -> dict[str, list[str]] | None:
-    if assignment is None:
-        return None
-    return {m: [str(tp) for tp in tps] for m, tps in assignment.items()}
-
-
 def step_to_json(step: StepResult, strategy: str) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "assignment": _tps_json(step.assignment),
+        "assignment": assignment_to_json(step.assignment),
         "moved": step.moved,
         "moved_from_remaining": step.moved_from_remaining,
         "generation": step.generation,
         "leader": step.leader,
     }
-    if strategy == "cooperative-sticky":
-        out["first_round_assignment"] = _tps_json(step.first_round_assignment)
-        out["revoked_before_join"] = _tps_json(step.revoked_before_join)
-        out["revoked_first_round"] = _tps_json(step.revoked_first_round)
+    if strategy_of(strategy).cooperative:
+        out["first_round_assignment"] = assignment_to_json(step.first_round_assignment)
+        out["revoked_before_join"] = assignment_to_json(step.revoked_before_join)
+        out["revoked_first_round"] = assignment_to_json(step.revoked_first_round)
         out["rounds"] = step.rounds
         out["converged"] = step.converged
     return out

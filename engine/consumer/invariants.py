@@ -6,9 +6,8 @@ to a member that does not subscribe to its topic, a subscribed partition left un
 
 from __future__ import annotations
 
+from engine.consumer.assignment import AssignmentView as Assignment
 from engine.scenario import GroupState, TopicPartition
-
-Assignment = dict[str, list[TopicPartition]]
 
 
 def violations(state: GroupState, assignment: Assignment) -> list[str]:

@@ -28,17 +28,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.consumer.pause import ProtocolTimings, pause_report
+from engine.consumer.strategies import STRATEGY_NAMES, strategy_of
 from engine.errors import ScenarioError
 from engine.scenario import GroupState, Scenario
 
 MAX_TIME_MS = 3_600_000
 MAX_RESTART_MEMBERS = 200
-STRATEGY_PROTOCOL = {"range": "eager", "roundrobin": "eager", "sticky": "eager", "cooperative-sticky": "cooperative"}
 
 
 @dataclass(frozen=True)
 class RollingRestartConfig:
-    """Times in ms.  ``rejoin_ms``/``sync_ms``/``processing_ms`` feed the pause model (engine.consumer.pause)."""
+    """Times in ms; ``rejoin_ms``, ``sync_ms``, ``processing_ms`` feed the pause model."""
 
     restart_ms: int = 30_000
     session_timeout_ms: int = 45_000
@@ -109,16 +109,19 @@ class RollingRestartResult:
 
 
 def _with_membership(state: GroupState, static: bool) -> GroupState:
-    members = tuple(replace(m, instance_id=(m.instance_id or m.id) if static else None) for m in state.members)
+    members = tuple(replace(m, instance_id=(m.instance_id or m.id) if static else None)
+                    for m in state.members)
     return replace(state, members=members)
 
 
-def restart_plan(state: GroupState, config: RollingRestartConfig, static: bool) -> list[tuple[RestartEvent, GroupState | None]]:
+def restart_plan(state: GroupState, config: RollingRestartConfig,
+                 static: bool) -> list[tuple[RestartEvent, GroupState | None]]:
     """The events in time order, each with the group state after it (None when nothing changes)."""
     if not state.members:
         raise ScenarioError("members: a rolling restart needs at least one member, got none")
     if len(state.members) > MAX_RESTART_MEMBERS:
-        raise ScenarioError(f"members: at most {MAX_RESTART_MEMBERS} for a rolling restart, got {len(state.members)}")
+        raise ScenarioError(f"members: at most {MAX_RESTART_MEMBERS} for a rolling restart, got "
+                            f"{len(state.members)}")
     full = _with_membership(state, static)
     plan: list[tuple[RestartEvent, GroupState | None]] = []
     t = 0
@@ -143,15 +146,13 @@ def rolling_restart(
     state: GroupState, strategy: str, config: RollingRestartConfig, static: bool, max_rounds: int = 50
 ) -> RollingRestartResult:
     """The whole rolling restart for one client strategy and one membership kind."""
-    if strategy not in STRATEGY_PROTOCOL:
-        raise ScenarioError(f"strategy: must be one of {', '.join(STRATEGY_PROTOCOL)}, got {strategy!r}")
+    protocol = strategy_of(strategy).mode  # ScenarioError for an unknown strategy
     from engine.consumer.group import replay
 
     plan = restart_plan(state, config, static)
     start = _with_membership(state, static)
     states = [start] + [s for _, s in plan if s is not None]
     steps = replay(Scenario(steps=tuple(states)), strategy, max_rounds).steps
-    protocol = STRATEGY_PROTOCOL[strategy]
     events: list[RestartEvent] = []
     index = 0
     for event, after in plan:
@@ -161,7 +162,8 @@ def rolling_restart(
         before_step, step = steps[index], steps[index + 1]
         index += 1
         crashed = [event.member] if event.kind == "expire" else []
-        report = pause_report(protocol, before_step.assignment, step.assignment, config.timings(), crashed, step.rounds)
+        report = pause_report(protocol, before_step.assignment, step.assignment, config.timings(), crashed,
+                              step.rounds)
         events.append(replace(event, moved=step.moved, moved_from_remaining=step.moved_from_remaining,
                               rounds=step.rounds, pause_consumer_seconds=report.consumer_seconds,
                               duration_ms=report.end_ms))
@@ -182,7 +184,7 @@ class RestartComparison:
 
 
 def compare_rolling_restarts(
-    state: GroupState, config: RollingRestartConfig, strategies: Sequence[str] = tuple(STRATEGY_PROTOCOL)
+    state: GroupState, config: RollingRestartConfig, strategies: Sequence[str] = STRATEGY_NAMES
 ) -> list[RestartComparison]:
     """One row per strategy and membership kind (dynamic, static)."""
     rows = []
@@ -195,3 +197,10 @@ def compare_rolling_restarts(
     return rows
 
 
+def restart_comparison_rows(rows: Sequence[RestartComparison]) -> list[dict[str, object]]:
+    """The comparison as table rows (seconds rounded to 0.1)."""
+    return [{"strategy": r.strategy, "membership": r.membership, "rebalances": r.rebalances,
+             "partitions moved": r.partitions_moved,
+             "consumer-seconds paused": round(r.consumer_seconds_paused, 1),
+             "of which rebalance pauses": round(r.rebalance_consumer_seconds, 1),
+             "duration (s)": round(r.total_seconds, 1)} for r in rows]

@@ -1,4 +1,4 @@
-"""Balance and churn numbers the dashboard shows for one assignment.
+"""Balance numbers the dashboard shows for one assignment (moves, revocations: ``consumer.assignment``).
 
 Example (the seed-a range result, 10 partitions over C0..C2)::
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.consumer.assignment import AssignmentView as Assignment
 from engine.scenario import GroupState, TopicPartition
 
-Assignment = Mapping[str, Sequence[TopicPartition]]
 Weights = Mapping[str, Sequence[float]]
 
 
@@ -84,7 +84,8 @@ def cross_rack_count(assignment: Assignment, state: GroupState) -> tuple[int, in
     return cross, known
 
 
-def balance_metrics(assignment: Assignment, state: GroupState, weights: Weights | None = None) -> BalanceMetrics:
+def balance_metrics(assignment: Assignment, state: GroupState,
+                    weights: Weights | None = None) -> BalanceMetrics:
     """All balance numbers for one assignment of ``state``'s members."""
     counts = {m.id: 0 for m in state.members}
     counts.update(partitions_per_member(assignment))
@@ -104,28 +105,3 @@ def balance_metrics(assignment: Assignment, state: GroupState, weights: Weights 
         cross_rack_partitions=cross if known else None,
         cross_rack_share=cross / known if known else None,
     )
-
-
-@dataclass(frozen=True)
-class Move:
-    """A partition whose owner changed between two consecutive assignments."""
-
-    tp: TopicPartition
-    before: str
-    after: str
-
-
-def owners(assignment: Assignment) -> dict[TopicPartition, str]:
-    return {tp: member for member, tps in assignment.items() for tp in tps}
-
-
-def moves(before: Assignment, after: Assignment) -> list[Move]:
-    """Partitions owned in both assignments whose owner differs (the engine's ``moved`` definition)."""
-    old = owners(before)
-    return [Move(tp, old[tp], m) for m, tps in after.items() for tp in tps if tp in old and old[tp] != m]
-
-
-def revoked_eager(before: Assignment, after_members: Sequence[str]) -> int:
-    """Eager protocols revoke everything the remaining members own before they rejoin."""
-    keep = set(after_members)
-    return sum(len(tps) for m, tps in before.items() if m in keep)

@@ -35,13 +35,14 @@ next heartbeat at 4000: C0 pauses from 1000 to 4000 (3.0 consumer-seconds, 6.0 p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.consumer.assignment import AssignmentView as Assignment
+from engine.consumer.assignment import owners
 from engine.errors import ScenarioError
 from engine.scenario import TopicPartition
 
-Assignment = Mapping[str, Sequence[TopicPartition]]
 MAX_TIMING_MS = 3_600_000
 PROTOCOLS = ("eager", "cooperative", "consumer")
 
@@ -83,10 +84,6 @@ class PauseReport:
     paused_partitions: int
 
 
-def _owner_map(assignment: Assignment) -> dict[TopicPartition, str]:
-    return {tp: m for m, tps in assignment.items() for tp in tps}
-
-
 def _merge(intervals: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
     for start, end in sorted({i for i in intervals if i[1] > i[0]}):
@@ -100,7 +97,7 @@ def _merge(intervals: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 def _outages(
     before: Assignment, after: Assignment, crashed: set[str], protocol: str, t: ProtocolTimings, rounds: int
 ) -> tuple[dict[TopicPartition, tuple[int, int]], tuple[Phase, ...], int]:
-    old, new = _owner_map(before), _owner_map(after)
+    old, new = owners(before), owners(after)
     detect = t.session_timeout_ms if crashed else 0
     phases = [Phase("waiting for session.timeout.ms", 0, detect)] if crashed else []
     remaining = set(after)
@@ -110,21 +107,26 @@ def _outages(
     if protocol == "eager":
         revoke = detect + t.processing_ms
         end = revoke + t.rejoin_ms + t.sync_ms
-        phases += [Phase("finish batch, revoke all", detect, revoke), Phase("JoinGroup", revoke, revoke + t.rejoin_ms),
-                   Phase("SyncGroup", revoke + t.rejoin_ms, end)]
+        phases += [
+            Phase("finish batch, revoke all", detect, revoke),
+            Phase("JoinGroup", revoke, revoke + t.rejoin_ms),
+            Phase("SyncGroup", revoke + t.rejoin_ms, end),
+        ]
         for tp, owner in old.items():
             left = 0 if owner in crashed else t.processing_ms
             outages[tp] = (revoke if owner in remaining else left, end)
         return outages, tuple(phases), end
     round1 = detect + t.rejoin_ms + t.sync_ms
-    phases += [Phase("JoinGroup (round 1)", detect, detect + t.rejoin_ms), Phase("SyncGroup (round 1)", detect + t.rejoin_ms, round1)]
+    phases += [Phase("JoinGroup (round 1)", detect, detect + t.rejoin_ms),
+               Phase("SyncGroup (round 1)", detect + t.rejoin_ms, round1)]
     moving = {tp for tp, owner in old.items() if owner in remaining and new.get(tp, owner) != owner}
     end = round1
     if moving:
         extra = max(rounds, 2) - 1
         revoke = round1 + t.processing_ms
         end = round1 + extra * (t.processing_ms + t.rejoin_ms + t.sync_ms)
-        phases += [Phase("finish batch, revoke moving", round1, revoke), Phase("JoinGroup + SyncGroup (round 2+)", revoke, end)]
+        phases += [Phase("finish batch, revoke moving", round1, revoke),
+                   Phase("JoinGroup + SyncGroup (round 2+)", revoke, end)]
     for tp, owner in old.items():
         if owner not in remaining:
             outages[tp] = (0 if owner in crashed else t.processing_ms, round1)
@@ -134,8 +136,12 @@ def _outages(
 
 
 def _consumer_outages(
-    old: dict[TopicPartition, str], new: dict[TopicPartition, str], members_before: set[str], crashed: set[str],
-    t: ProtocolTimings, remaining: set[str],
+    old: dict[TopicPartition, str],
+    new: dict[TopicPartition, str],
+    members_before: set[str],
+    crashed: set[str],
+    t: ProtocolTimings,
+    remaining: set[str],
 ) -> tuple[dict[TopicPartition, tuple[int, int]], tuple[Phase, ...], int]:
     """KIP-848: per-member reconciliation on heartbeats; only partitions that change owner pause."""
     departed = members_before - remaining
@@ -157,7 +163,8 @@ def _consumer_outages(
     end = learn
     if moving:
         end = revoke + hb
-        phases += [Phase("old owners finish batch, revoke", learn, revoke), Phase("new owners' next heartbeat", revoke, end)]
+        phases += [Phase("old owners finish batch, revoke", learn, revoke),
+                   Phase("new owners' next heartbeat", revoke, end)]
     return outages, tuple(phases), end
 
 

@@ -1,7 +1,8 @@
-"""The classic consumer-group protocol, step by step: FIND_COORDINATOR -> JOIN_GROUP -> SYNC_GROUP -> HEARTBEAT.
+"""The classic consumer-group protocol step by step: FIND_COORDINATOR, JOIN_GROUP, SYNC_GROUP, HEARTBEAT.
 
-* Coordinator: ``__consumer_offsets`` partition ``Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions``
-  (50); its leader broker is the group coordinator.
+* Coordinator: ``__consumer_offsets`` partition
+  ``Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions`` (50); its leader broker is the group
+  coordinator (``find_coordinators``).
 * Strategy election (``ClassicGroup.selectProtocol``): a member may join only if the group is empty
   (then it needs a non-empty protocol list) or at least one of its protocols is supported by every
   current member (``supportsProtocols``), else JoinGroup fails with ``INCONSISTENT_GROUP_PROTOCOL``.
@@ -24,9 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.errors import ScenarioError
-from engine.java.strings import string_hash_code, string_hashmap_order, utils_abs
+from engine.consumer.strategies import REBALANCE_PROTOCOLS, is_strategy, strategy_names, strategy_of
+from engine.coordinator.offsets_partition import coordinator_partition
+from engine.errors import LimitError, ScenarioError
+from engine.java.strings import string_hash_code, string_hashmap_order
+from engine.scenario import GroupState
 
 OFFSETS_PARTITIONS = 50
 INCONSISTENT_GROUP_PROTOCOL = "INCONSISTENT_GROUP_PROTOCOL"
@@ -34,14 +39,6 @@ INCONSISTENT_MESSAGE = (
     "The group member's supported protocols are incompatible with those of existing members or first group "
     "member tried to join with empty protocol type or empty protocol list."
 )
-# RebalanceProtocol support of the built-in assignors (ConsumerPartitionAssignor.supportedProtocols)
-ASSIGNOR_PROTOCOLS: dict[str, tuple[str, ...]] = {
-    "range": ("EAGER",),
-    "roundrobin": ("EAGER",),
-    "sticky": ("EAGER",),
-    "cooperative-sticky": ("EAGER", "COOPERATIVE"),
-}
-REBALANCE_PROTOCOL_ORDER = ("EAGER", "COOPERATIVE")  # enum id order; the client takes the highest
 MAX_MEMBERS = 1_000
 MAX_STRATEGIES = 10
 
@@ -54,13 +51,34 @@ GROUP_MAX_SESSION_TIMEOUT_MS = 1_800_000
 GROUP_INITIAL_REBALANCE_DELAY_MS = 3_000
 
 
-def coordinator_partition(group_id: str, partitions: int = OFFSETS_PARTITIONS) -> int:
-    """``__consumer_offsets`` partition of a group (``engine.coordinator.offsets_partition.coordinator_partition`` when present)."""
-    try:
-        from engine.coordinator.offsets_partition import coordinator_partition as shared
-    except ImportError:  # pragma: no cover - the hashing module ships with the project
-        return utils_abs(string_hash_code(group_id)) % partitions
-    return int(shared(group_id, partitions))
+MAX_GROUP_IDS = 100_000
+MAX_GROUP_ID_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class CoordinatorLookup:
+    """FIND_COORDINATOR for one group: Java's ``groupId.hashCode()``, the ``__consumer_offsets`` partition."""
+
+    group_id: str
+    java_hashcode: int
+    partition: int
+
+
+def find_coordinators(group_ids: Sequence[str],
+                      partitions: int = OFFSETS_PARTITIONS) -> list[CoordinatorLookup]:
+    """``Utils.abs(groupId.hashCode()) % partitions`` per group (``"my-group"`` -> hashCode -1906497762, 12).
+
+    At most ``MAX_GROUP_IDS`` ids of at most ``MAX_GROUP_ID_CHARS`` characters (``LimitError``).
+    """
+    if len(group_ids) > MAX_GROUP_IDS:
+        raise LimitError(f"group ids: at most {MAX_GROUP_IDS:,}, got {len(group_ids):,}")
+    out = []
+    for i, group_id in enumerate(group_ids):
+        if len(group_id) > MAX_GROUP_ID_CHARS:
+            raise LimitError(f"group ids[{i}]: longer than {MAX_GROUP_ID_CHARS:,} characters")
+        partition = coordinator_partition(group_id, partitions)
+        out.append(CoordinatorLookup(group_id, string_hash_code(group_id), partition))
+    return out
 
 
 @dataclass(frozen=True)
@@ -90,18 +108,20 @@ def client_rebalance_protocol(strategies: Sequence[str]) -> str:
     """``ConsumerCoordinator``: the highest ``RebalanceProtocol`` every configured assignor supports."""
     if not strategies:
         raise ScenarioError("partition.assignment.strategy: must list at least one strategy, got []")
-    common = set(REBALANCE_PROTOCOL_ORDER)
+    common = set(REBALANCE_PROTOCOLS)
     for name in strategies:
         common &= set(_protocols_of(name))
     if not common:
-        raise ScenarioError(f"partition.assignment.strategy: {list(strategies)} have no commonly supported rebalance protocol")
-    return max(common, key=REBALANCE_PROTOCOL_ORDER.index)
+        raise ScenarioError(f"partition.assignment.strategy: {list(strategies)} have no commonly supported "
+                            "rebalance protocol")
+    return max(common, key=REBALANCE_PROTOCOLS.index)
 
 
 def _protocols_of(name: str) -> tuple[str, ...]:
-    if name not in ASSIGNOR_PROTOCOLS:
-        raise ScenarioError(f"strategy: unknown {name!r} (one of {', '.join(ASSIGNOR_PROTOCOLS)})")
-    return ASSIGNOR_PROTOCOLS[name]
+    """``ConsumerPartitionAssignor.supportedProtocols`` of a strategy, from the registry."""
+    if not is_strategy(name):
+        raise ScenarioError(f"strategy: unknown {name!r} (one of {', '.join(strategy_names())})")
+    return strategy_of(name).supported_protocols
 
 
 def _check(members: Sequence[MemberProtocols]) -> None:
@@ -113,7 +133,8 @@ def _check(members: Sequence[MemberProtocols]) -> None:
             raise ScenarioError(f"members: ids must be unique and non-empty, got {m.member_id!r}")
         seen.add(m.member_id)
         if len(m.strategies) > MAX_STRATEGIES:
-            raise ScenarioError(f"member {m.member_id!r}: at most {MAX_STRATEGIES} strategies, got {len(m.strategies)}")
+            raise ScenarioError(f"member {m.member_id!r}: at most {MAX_STRATEGIES} strategies, got "
+                                f"{len(m.strategies)}")
         if len(set(m.strategies)) != len(m.strategies):
             raise ScenarioError(f"member {m.member_id!r}: strategy listed twice in {list(m.strategies)}")
         for s in m.strategies:
@@ -132,8 +153,8 @@ def elect_protocol(members: Sequence[MemberProtocols]) -> Election:
         else:
             ok = any(supported.get(s, 0) == len(accepted) for s in m.strategies)
         if not ok:
-            rejected[m.member_id] = (f"{INCONSISTENT_GROUP_PROTOCOL}: Member {m.member_id} does not support any "
-                                     f"protocol every member supports ({INCONSISTENT_MESSAGE})")
+            rejected[m.member_id] = (f"{INCONSISTENT_GROUP_PROTOCOL}: Member {m.member_id} does not support "
+                                     f"any protocol every member supports ({INCONSISTENT_MESSAGE})")
             continue
         accepted.append(m)
         for s in m.strategies:
@@ -191,7 +212,8 @@ def rolling_upgrade(
     lists = {m: tuple(start) for m in member_ids}
     in_group = set(member_ids)
     stages: list[UpgradeStage] = []
-    bounces = [(1, tuple(first_bounce)), (2, tuple(second_bounce))] if first_bounce else [(2, tuple(second_bounce))]
+    bounces = [(1, tuple(first_bounce))] if first_bounce else []
+    bounces.append((2, tuple(second_bounce)))
     for bounce, target in bounces:
         for member in member_ids:
             lists[member] = target
@@ -216,7 +238,8 @@ class Timeouts:
         """What Kafka would refuse: client config checks and the broker's session-timeout bounds."""
         out = []
         if self.heartbeat_interval_ms >= self.session_timeout_ms:
-            out.append("heartbeat.interval.ms must be lower than session.timeout.ms (the consumer refuses the config)")
+            out.append("heartbeat.interval.ms must be lower than session.timeout.ms (the consumer refuses "
+                       "the config)")
         if not GROUP_MIN_SESSION_TIMEOUT_MS <= self.session_timeout_ms <= GROUP_MAX_SESSION_TIMEOUT_MS:
             out.append(f"INVALID_SESSION_TIMEOUT: session.timeout.ms must be within the broker's "
                        f"group.min.session.timeout.ms ({GROUP_MIN_SESSION_TIMEOUT_MS}) and "
@@ -254,8 +277,16 @@ def walkthrough(
     )]
     for m in members:
         if m.member_id in election.rejected:
-            steps.append(ProtocolStep("JOIN_GROUP", m.member_id, coordinator, f"protocols={list(m.strategies)}",
-                                      INCONSISTENT_GROUP_PROTOCOL, election.rejected[m.member_id]))
+            steps.append(
+                ProtocolStep(
+                    "JOIN_GROUP",
+                    m.member_id,
+                    coordinator,
+                    f"protocols={list(m.strategies)}",
+                    INCONSISTENT_GROUP_PROTOCOL,
+                    election.rejected[m.member_id],
+                )
+            )
             continue
         if m.instance_id is None:
             steps.append(ProtocolStep("JOIN_GROUP", m.member_id, coordinator, "member_id='' (first attempt)",
@@ -266,7 +297,8 @@ def walkthrough(
             "JOIN_GROUP", m.member_id, coordinator,
             f"protocol_type=consumer, protocols={list(m.strategies)}"
             + (f", group_instance_id={m.instance_id!r}" if m.instance_id else "")
-            + f", session_timeout={timeouts.session_timeout_ms}, rebalance_timeout={timeouts.max_poll_interval_ms}",
+            + f", session_timeout={timeouts.session_timeout_ms}, "
+              f"rebalance_timeout={timeouts.max_poll_interval_ms}",
             f"protocol_name={election.selected!r}, leader={election.leader!r}"
             + (", members=[every member's subscription]" if role == "leader" else ", members=[]"),
             f"{role}; the coordinator waits for every known member (up to the rebalance timeout; a new group "
@@ -275,7 +307,8 @@ def walkthrough(
     if election.leader is not None:
         steps.append(ProtocolStep(
             "SYNC_GROUP", election.leader, coordinator,
-            f"assignments for all {len(election.accepted)} members, computed by the leader's {election.selected!r} assignor",
+            f"assignments for all {len(election.accepted)} members, computed by the leader's "
+            f"{election.selected!r} assignor",
             f"its own assignment: {(assignment or {}).get(election.leader, '...')}",
             "only the leader sends assignments; the coordinator stores them and answers every SyncGroup",
         ))
@@ -284,10 +317,12 @@ def walkthrough(
                                       f"its assignment: {(assignment or {}).get(member, '...')}",
                                       "followers wait for the leader's SyncGroup"))
         steps.append(ProtocolStep(
-            "HEARTBEAT", "every member", coordinator, f"every heartbeat.interval.ms = {timeouts.heartbeat_interval_ms}",
+            "HEARTBEAT", "every member", coordinator, "every heartbeat.interval.ms = "
+                                                      f"{timeouts.heartbeat_interval_ms}",
             "NONE, or REBALANCE_IN_PROGRESS (rejoin now)",
             f"no heartbeat for session.timeout.ms = {timeouts.session_timeout_ms} -> the member is removed; "
-            f"no poll() for max.poll.interval.ms = {timeouts.max_poll_interval_ms} -> the consumer leaves the group",
+            f"no poll() for max.poll.interval.ms = {timeouts.max_poll_interval_ms} -> the consumer leaves "
+            "the group",
         ))
     return election, steps
 
@@ -315,13 +350,54 @@ def parse_strategy_lines(text: str, known_members: Sequence[str] = ()) -> list[M
         member, sep, rest = line.partition(":")
         member = member.strip()
         if not sep or not member:
-            raise ScenarioError(f"line {number}: expected 'member: strategy, strategy', got {line.strip()[:60]!r}")
+            raise ScenarioError(f"line {number}: expected 'member: strategy, strategy', got "
+                                f"{line.strip()[:60]!r}")
         if len(member) > 249:
             raise ScenarioError(f"line {number}: member id longer than 249 characters")
         strategies = tuple(s.strip() for s in rest.split(",") if s.strip())
         for s in strategies:
-            if s not in ASSIGNOR_PROTOCOLS:
-                raise ScenarioError(f"line {number}: unknown strategy {s[:60]!r} (one of {', '.join(ASSIGNOR_PROTOCOLS)})")
+            if not is_strategy(s):
+                raise ScenarioError(f"line {number}: unknown strategy {s[:60]!r} "
+                                    f"(one of {', '.join(strategy_names())})")
         out.append(MemberProtocols(member, strategies))
     _check(out)
     return out
+
+
+# ------------------------------------------------------------------------------------ as tables
+
+
+def sync_group_state(state: GroupState, election: Election) -> GroupState | None:
+    """The group the SyncGroup assigns: ``state`` with the accepted members only, if all of them are in it."""
+    accepted = set(election.accepted)
+    if election.selected is None or not accepted <= set(state.member_ids):
+        return None
+    return GroupState(topics=state.topics, members=tuple(m for m in state.members if m.id in accepted),
+                      partition_racks=state.partition_racks)
+
+
+def vote_rows(members: Sequence[MemberProtocols], election: Election) -> list[dict[str, Any]]:
+    """Per member: its strategy list, its vote and the rebalance protocol its client runs."""
+    return [
+        {
+            "member": m.member_id,
+            "strategies": ", ".join(m.strategies),
+            "votes for": election.votes.get(m.member_id, "— rejected"),
+            "client rebalance protocol": election.rebalance_protocols.get(m.member_id, "—"),
+        }
+        for m in members
+    ]
+
+
+def walkthrough_rows(steps: Sequence[ProtocolStep]) -> list[dict[str, str]]:
+    return [{"api": s.api, "from": s.sender, "request": s.request, "response": s.response, "note": s.note}
+            for s in steps]
+
+
+def upgrade_rows(stages: Sequence[UpgradeStage]) -> list[dict[str, Any]]:
+    """Per restart of the rolling upgrade: the lists, the vote, the rebalance protocols, who is rejected."""
+    return [{"bounce": s.bounce, "restarted": s.member,
+             "lists": "; ".join(f"{m}=[{', '.join(v)}]" for m, v in s.strategies.items()),
+             "vote selects": s.election.selected or "—",
+             "rebalance protocols": ", ".join(sorted(set(s.election.rebalance_protocols.values()))),
+             "rejected": ", ".join(s.election.rejected) or ""} for s in stages]

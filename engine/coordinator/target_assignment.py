@@ -16,8 +16,10 @@ Worked example (asserted in tests/test_server_assign.py)::
 
     >>> out = server_assign({"steps": [{"topics": {"t0": 4}, "topic_ids": {"t0": "AAAAAAAAAAAAAAAAAAAAAg"},
     ...     "members": [{"id": "a", "topics": ["t0"]}, {"id": "b", "topics": ["t0"]}]}]}, "range")
-    >>> [(s.assignment, s.moved) for s in out.steps]
+    >>> [(assignment_to_json(s.assignment), s.moved) for s in out.steps]
     [({'a': ['t0-0', 't0-1'], 'b': ['t0-2', 't0-3']}, 0)]
+
+Assignments are ``TopicPartition`` lists (``engine.consumer.assignment``); strings only in the JSON.
 
 Limits (stated in README): steps <= 200; per step topics <= 10,000, partitions per topic 1..100,000,
 partitions <= 200,000, members <= 10,000; partitions summed over all steps <= 2,000,000.
@@ -29,6 +31,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.consumer.assignment import Assignment, assignment_to_json, count_moves
+from engine.coordinator.assignors import (
+    DEFAULT_SERVER_ASSIGNOR,
+    AssignFunction,
+    server_assignor,
+)
 from engine.coordinator.group_spec import (
     HETEROGENEOUS,
     HOMOGENEOUS,
@@ -42,15 +50,11 @@ from engine.coordinator.group_spec import (
     subscription_type,
     topic_ids_order,
 )
-from engine.coordinator.range import assign_range
-from engine.coordinator.uniform import assign_uniform
 from engine.errors import EngineError, LimitError, ScenarioError
 from engine.java.strings import string_hashmap_order
 from engine.java.uuid import Uuid
-from engine.scenario import Scenario
+from engine.scenario import Scenario, TopicPartition
 
-SERVER_ASSIGNORS = ("uniform", "range")
-DEFAULT_SERVER_ASSIGNOR = "uniform"  # first of group.consumer.assignors (GroupCoordinatorConfig)
 MAX_STEPS = 200
 MAX_TOPICS = 10_000
 MAX_PARTITIONS_PER_TOPIC = 100_000
@@ -59,24 +63,26 @@ MAX_MEMBERS = 10_000
 MAX_PARTITIONS_ALL_STEPS = 2_000_000
 MAX_NAME = 1_000
 
-_ASSIGNORS = {"uniform": assign_uniform, "range": assign_range}
-
 
 # ------------------------------------------------------------------------------------- public API
 
 
 @dataclass(frozen=True)
 class ServerStepResult:
-    """One step's target assignment (lists in Kafka's iteration order) and its owner changes."""
+    """One step's target assignment (lists in Kafka's iteration order) and its owner changes.
 
-    assignment: dict[str, list[str]]
+    ``current_assignment`` is what each member held before the step (given or chained).
+    """
+
+    assignment: Assignment
     moved: int
     moved_from_remaining: int
     subscription_type: str
-    current_assignment: dict[str, list[str]] = field(default_factory=dict)
+    current_assignment: Assignment = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"assignment": self.assignment, "moved": self.moved, "moved_from_remaining": self.moved_from_remaining}
+        return {"assignment": assignment_to_json(self.assignment), "moved": self.moved,
+                "moved_from_remaining": self.moved_from_remaining}
 
 
 @dataclass(frozen=True)
@@ -95,19 +101,17 @@ def server_assign(case: Mapping[str, Any] | Scenario, assignor: str | None = Non
     data = scenario_to_server_case(case) if isinstance(case, Scenario) else case
     if not isinstance(data, Mapping):
         raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
-    name = assignor if assignor is not None else data.get("assignor", DEFAULT_SERVER_ASSIGNOR)
-    if name not in SERVER_ASSIGNORS:
-        raise ScenarioError(f"assignor: must be one of uniform, range, got {name!r}")
+    chosen = server_assignor(data.get("assignor", DEFAULT_SERVER_ASSIGNOR) if assignor is None else assignor)
     steps = _parse_steps(data)
     results: list[ServerStepResult] = []
     known_ids: dict[str, Uuid] = {}
     previous: _StepOutcome | None = None
     for index, step in enumerate(steps):
         known_ids.update(step.topic_ids)
-        outcome = _run_step(index, step, _ASSIGNORS[name], known_ids, previous)
+        outcome = _run_step(index, step, chosen.assign, known_ids, previous)
         results.append(outcome.result)
         previous = outcome
-    return ServerAssignResult(name, results)
+    return ServerAssignResult(chosen.name, results)
 
 
 def cli_server_assign(payload: Any) -> dict[str, Any]:
@@ -129,36 +133,15 @@ def scenario_to_server_case(scenario: Scenario) -> dict[str, Any]:
         steps.append({
             "topics": dict(state.topics),
             "topic_ids": {t: str(Uuid.for_name(t)) for t in state.topics},
-            "members": [{"id": m.id, "topics": list(m.topics), "instance_id": m.instance_id} for m in state.members],
+            "members": [{"id": m.id, "topics": list(m.topics), "instance_id": m.instance_id}
+                        for m in state.members],
         })
     return {"steps": steps}
 
 
-def equivalent_server_assignor(client_strategy: str) -> str:
-    """The server assignor that replaces a client ``partition.assignment.strategy`` under KIP-848.
-
-    With ``group.protocol=consumer`` the client's ``partition.assignment.strategy`` is not sent to the
-    broker at all: the group coordinator computes the assignment with the assignor named by the
-    members' ``group.remote.assignor`` (see ``preferred_server_assignor``), by default the first of the
-    broker's ``group.consumer.assignors`` (``uniform``, then ``range``).  Kafka's upgrade notes pair the
-    old strategies with the server ones this way: ``range`` -> ``range`` (the same contiguous ranges,
-    co-partitioning kept); ``roundrobin``, ``sticky`` and ``cooperative-sticky`` -> ``uniform`` (balanced
-    and sticky, and every KIP-848 assignment is incremental, so cooperative by construction).
-    """
-    strategy = client_strategy.strip().lower()
-    aliases = {
-        "range": "range", "rangeassignor": "range",
-        "roundrobin": "uniform", "roundrobinassignor": "uniform",
-        "sticky": "uniform", "stickyassignor": "uniform",
-        "cooperative-sticky": "uniform", "cooperativestickyassignor": "uniform",
-    }
-    short = strategy.rsplit(".", 1)[-1]
-    if short not in aliases:
-        raise ScenarioError(f"strategy: unknown client strategy {client_strategy!r}")
-    return aliases[short]
-
-
-def preferred_server_assignor(remote_assignors: Sequence[str | None], default: str = DEFAULT_SERVER_ASSIGNOR) -> str:
+def preferred_server_assignor(
+    remote_assignors: Sequence[str | None], default: str = DEFAULT_SERVER_ASSIGNOR
+) -> str:
     """``ConsumerGroup.preferredServerAssignor``: the ``group.remote.assignor`` most members name.
 
     Counts sit in a ``HashMap<String, Integer>``; ``stream().max(comparingByValue())`` keeps the first
@@ -328,21 +311,24 @@ def _check_unique(where: str, members: tuple[_MemberIn, ...]) -> None:
 @dataclass
 class _StepOutcome:
     result: ServerStepResult
-    owners: dict[tuple[str, int], str]
-    lists: dict[str, list[tuple[str, int]]]
     instance_of: dict[str, str | None]
 
+    @property
+    def lists(self) -> Assignment:
+        return self.result.assignment
 
-def _chained_current(step: _StepIn, previous: _StepOutcome | None) -> dict[str, list[tuple[str, int]]]:
+
+def _chained_current(step: _StepIn, previous: _StepOutcome | None) -> Assignment:
     """Each member's current target: given, else chained from the previous step."""
     present = {m.id for m in step.members}
     by_instance = {}
     if previous is not None:
-        by_instance = {inst: mid for mid, inst in previous.instance_of.items() if inst is not None and mid not in present}
-    out: dict[str, list[tuple[str, int]]] = {}
+        by_instance = {inst: mid for mid, inst in previous.instance_of.items()
+                       if inst is not None and mid not in present}
+    out: Assignment = {}
     for m in step.members:
         if m.current_assignment is not None:
-            out[m.id] = list(m.current_assignment)
+            out[m.id] = [TopicPartition(topic, p) for topic, p in m.current_assignment]
         elif previous is None:
             out[m.id] = []
         elif m.id in previous.lists:
@@ -355,7 +341,7 @@ def _chained_current(step: _StepIn, previous: _StepOutcome | None) -> dict[str, 
 
 
 def _record(
-    where: str, tps: list[tuple[str, int]], step: _StepIn, known_ids: dict[str, Uuid]
+    where: str, tps: list[TopicPartition], step: _StepIn, known_ids: dict[str, Uuid]
 ) -> list[tuple[Uuid, list[int]]]:
     """The target-assignment record: partitions grouped by topic in first-appearance order."""
     grouped: dict[Uuid, list[int]] = {}
@@ -364,13 +350,14 @@ def _record(
         if uuid is None:
             raise ScenarioError(f"{where}: topic {topic!r} has no id in topic_ids")
         if topic in step.topics and partition >= step.topics[topic]:
-            raise ScenarioError(f"{where}: {topic}-{partition} does not exist ({step.topics[topic]} partitions)")
+            raise ScenarioError(
+                f"{where}: {topic}-{partition} does not exist ({step.topics[topic]} partitions)")
         grouped.setdefault(uuid, []).append(partition)
     return list(grouped.items())
 
 
 def _group_spec(
-    index: int, step: _StepIn, current: dict[str, list[tuple[str, int]]], known_ids: dict[str, Uuid]
+    index: int, step: _StepIn, current: Assignment, known_ids: dict[str, Uuid]
 ) -> GroupSpec:
     existing = {t: step.topic_ids[t] for t in step.topics}
     members: dict[str, MemberSpec] = {}
@@ -382,7 +369,8 @@ def _group_spec(
             owners = inverted.setdefault(uuid, {})
             for p in partitions:
                 if owners.get(p, m.id) != m.id:
-                    raise ScenarioError(f"{where}: partition {p} of that topic is also assigned to {owners[p]!r}")
+                    raise ScenarioError(
+                        f"{where}: partition {p} of that topic is also assigned to {owners[p]!r}")
                 owners[p] = m.id
         members[m.id] = MemberSpec(
             m.id, m.instance_id, m.topics, topic_ids_order(m.topics, existing), assignment_from_record(record)
@@ -396,11 +384,13 @@ def _describer(step: _StepIn) -> TopicDescriber:
     return TopicDescriber({step.topic_ids[t]: n for t, n in step.topics.items() if t in subscribed})
 
 
-def _flatten(maps: dict[str, MemberPartitions], names: dict[Uuid, str]) -> dict[str, list[tuple[str, int]]]:
-    return {mid: [(names[t], p) for t, parts in a.items() for p in parts.keys()] for mid, a in maps.items()}
+def _flatten(maps: dict[str, MemberPartitions], names: dict[Uuid, str]) -> Assignment:
+    return {mid: [TopicPartition(names[t], p) for t, parts in a.items() for p in parts.keys()]
+            for mid, a in maps.items()}
 
 
-def _run_step(index: int, step: _StepIn, assign: Any, known_ids: dict[str, Uuid], previous: _StepOutcome | None) -> _StepOutcome:
+def _run_step(index: int, step: _StepIn, assign: AssignFunction, known_ids: dict[str, Uuid],
+              previous: _StepOutcome | None) -> _StepOutcome:
     current = _chained_current(step, previous)
     spec = _group_spec(index, step, current, known_ids)
     try:
@@ -411,20 +401,6 @@ def _run_step(index: int, step: _StepIn, assign: Any, known_ids: dict[str, Uuid]
     names.update({uuid: name for name, uuid in step.topic_ids.items()})
     flat = _flatten(maps, names)
     lists = {m.id: flat.get(m.id, []) for m in step.members}
-    owners = {tp: mid for mid, tps in lists.items() for tp in tps}
-    moved = remaining = 0
-    if previous is not None:
-        present = set(lists)
-        for tp, owner in owners.items():
-            before = previous.owners.get(tp)
-            if before is not None and before != owner:
-                moved += 1
-                remaining += before in present
-    result = ServerStepResult(
-        assignment={mid: [f"{t}-{p}" for t, p in tps] for mid, tps in lists.items()},
-        moved=moved,
-        moved_from_remaining=remaining,
-        subscription_type=spec.subscription_type,
-        current_assignment={mid: [f"{t}-{p}" for t, p in tps] for mid, tps in current.items()},
-    )
-    return _StepOutcome(result, owners, lists, {m.id: m.instance_id for m in step.members})
+    moved, remaining = count_moves(previous.lists if previous is not None else None, lists)
+    result = ServerStepResult(lists, moved, remaining, spec.subscription_type, current)
+    return _StepOutcome(result, {m.id: m.instance_id for m in step.members})

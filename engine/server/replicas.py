@@ -11,9 +11,7 @@
   election: first replica in assignment order that is alive and in the ISR; every live replica is
   taken to be in sync); a surviving leader keeps its partitions; a preferred-leader election moves
   leadership back to the first replica where it is alive.
-* Decommissioning: the reassignment plan ``kafka-reassign-partitions --generate`` would propose
-  (``assignReplicasToBrokers`` over the remaining brokers) and a minimal-move alternative, with the
-  bytes to copy and the time under a replication throttle.
+* Decommissioning a broker and the reassignment file: ``engine.server.reassignment``.
 
 Worked example (asserted in tests/test_replicas.py): brokers 0..4 without racks, 10 partitions,
 replication factor 3, fixed start index 0 -> partition 0 on [0, 1, 2], partition 5 on [0, 2, 3]
@@ -24,10 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError, LimitError
+from engine.errors import EngineError, KafkaError, LimitError
 from engine.java.strings import string_compare_key, to_int32
 
 MAX_BROKERS = 10_000
@@ -36,7 +34,7 @@ MAX_REPLICAS_TOTAL = 1_000_000
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 
-class KafkaAdminError(Exception):
+class KafkaAdminError(KafkaError):
     """A Kafka exception ``AdminUtils`` would throw: ``str`` is ``"<Name>: <message>"``."""
 
     def __init__(self, name: str, message: str) -> None:
@@ -71,7 +69,8 @@ def _jmod(a: int, b: int) -> int:
 
 def _get(items: Sequence[int], index: int) -> int:
     if not 0 <= index < len(items):
-        raise KafkaAdminError("IndexOutOfBoundsException", f"Index {index} out of bounds for length {len(items)}")
+        raise KafkaAdminError("IndexOutOfBoundsException",
+                              f"Index {index} out of bounds for length {len(items)}")
     return items[index]
 
 
@@ -113,7 +112,8 @@ def assign_replicas_to_brokers(
     if partitions <= 0:
         raise KafkaAdminError("InvalidPartitionsException", "Number of partitions must be larger than 0.")
     if replication_factor <= 0:
-        raise KafkaAdminError("InvalidReplicationFactorException", "Replication factor must be larger than 0.")
+        raise KafkaAdminError("InvalidReplicationFactorException",
+                              "Replication factor must be larger than 0.")
     if replication_factor > len(brokers):
         raise KafkaAdminError(
             "InvalidReplicationFactorException",
@@ -160,7 +160,8 @@ def _rack_aware(
     for b in brokers:
         if b.rack is None:
             raise KafkaAdminError(
-                "AdminOperationException", "Not all brokers have rack information for replica rack aware assignment."
+                "AdminOperationException", "Not all brokers have rack information for replica rack aware "
+                                           "assignment."
             )
         racks[b.id] = b.rack
     num_racks = len(set(racks.values()))
@@ -198,6 +199,14 @@ def _rack_aware(
 # ----------------------------------------------------------------------------------- the CLI
 
 
+def brokers_on_racks(count: int, racks: Sequence[str] = ()) -> list[Broker]:
+    """Brokers ``0..count-1`` given the racks in turn (no racks: rack-unaware brokers).
+
+    ``brokers_on_racks(4, ["r1", "r2"])`` puts brokers 0 and 2 on r1, 1 and 3 on r2.
+    """
+    return [Broker(i, racks[i % len(racks)] if racks else None) for i in range(count)]
+
+
 def _int(where: str, value: Any, default: int | None = None) -> int:
     if value is None and default is not None:
         return default
@@ -218,7 +227,8 @@ def parse_brokers(raw: Any) -> list[Broker]:
             raise EngineError(f"brokers[{i}]: must be an object with id and rack, got {b!r:.60}")
         rack = b.get("rack")
         if rack is not None and (not isinstance(rack, str) or len(rack) > 255):
-            raise EngineError(f"brokers[{i}].rack: must be a string (<= 255 characters) or null, got {rack!r:.60}")
+            raise EngineError(f"brokers[{i}].rack: must be a string (<= 255 characters) or null, got "
+                              f"{rack!r:.60}")
         out.append(Broker(_int(f"brokers[{i}].id", b.get("id")), rack))
     return out
 
@@ -235,7 +245,8 @@ def cli_replicas(payload: Any) -> dict[str, Any]:
     if partitions > MAX_PARTITIONS:
         raise LimitError(f"partitions: at most {MAX_PARTITIONS}, got {partitions}")
     if partitions * max(rf, 0) > MAX_REPLICAS_TOTAL:
-        raise LimitError(f"partitions x replication_factor: at most {MAX_REPLICAS_TOTAL}, got {partitions * rf}")
+        raise LimitError(f"partitions x replication_factor: at most {MAX_REPLICAS_TOTAL}, got "
+                         f"{partitions * rf}")
     try:
         placement = assign_replicas_to_brokers(brokers, partitions, rf, fixed, start)
     except KafkaAdminError as exc:
@@ -278,7 +289,8 @@ def preferred_leader_election(
 ) -> dict[int, int | None]:
     """``kafka-leader-election --election-type PREFERRED``: the first replica leads where it is alive."""
     gone = set(dead)
-    return {p: (replicas[0] if replicas[0] not in gone else leaders.get(p)) for p, replicas in assignment.items()}
+    return {p: (replicas[0] if replicas[0] not in gone else leaders.get(p))
+            for p, replicas in assignment.items()}
 
 
 def leader_counts(leaders: Mapping[int, int | None], brokers: Iterable[int]) -> dict[int, int]:
@@ -314,100 +326,8 @@ def leader_imbalance_ratio(
     return sum(1 for p in preferred if leaders.get(p) != broker) / len(preferred)
 
 
-# ----------------------------------------------------------------------------------- decommission
-
-
-@dataclass(frozen=True)
-class ReassignmentPlan:
-    """Target replicas per partition and what it costs to get there."""
-
-    target: dict[int, list[int]]
-    moves: list[tuple[int, int, int]]          # (partition, broker losing a replica, broker gaining it)
-    bytes_to_copy: int
-    inbound_bytes: dict[int, int] = field(default_factory=dict)
-    outbound_bytes: dict[int, int] = field(default_factory=dict)
-
-    def seconds_under_throttle(self, throttle_bytes_per_sec: float) -> float:
-        """Copy time when every broker's replication in and out is capped at the throttle rate.
-
-        Inbound bytes land on each gaining broker; outbound bytes are read from the partition's current
-        leader.  The slowest broker in either direction sets the time (brokers copy in parallel).
-        """
-        if throttle_bytes_per_sec <= 0:
-            raise EngineError(f"throttle: must be > 0 bytes/s, got {throttle_bytes_per_sec}")
-        worst = max([*self.inbound_bytes.values(), *self.outbound_bytes.values(), 0])
-        return worst / throttle_bytes_per_sec
-
-
-def reassignment_plan(
-    current: Mapping[int, Sequence[int]],
-    target: Mapping[int, Sequence[int]],
-    leaders: Mapping[int, int | None],
-    partition_bytes: int,
-) -> ReassignmentPlan:
-    """Moves from ``current`` to ``target`` replica sets; each added replica copies one partition."""
-    moves: list[tuple[int, int, int]] = []
-    inbound: dict[int, int] = {}
-    outbound: dict[int, int] = {}
-    for p, replicas in target.items():
-        before = list(current.get(p, []))
-        added = [b for b in replicas if b not in before]
-        removed = [b for b in before if b not in replicas]
-        for i, gaining in enumerate(added):
-            losing = removed[i] if i < len(removed) else -1
-            moves.append((p, losing, gaining))
-            inbound[gaining] = inbound.get(gaining, 0) + partition_bytes
-            source = leaders.get(p)
-            if source is None or source not in replicas and source not in before:
-                source = before[0] if before else gaining
-            outbound[source] = outbound.get(source, 0) + partition_bytes
-    return ReassignmentPlan({p: list(r) for p, r in target.items()}, moves, len(moves) * partition_bytes,
-                            inbound, outbound)
-
-
-def decommission_generate(
-    brokers: Sequence[Broker], current: Mapping[int, Sequence[int]], removed: int, fixed_start_index: int,
-    rng: random.Random | None = None,
-) -> dict[int, list[int]]:
-    """What ``kafka-reassign-partitions --generate --broker-list <others>`` proposes for one topic.
-
-    ``calculateAssignment`` re-runs ``assignReplicasToBrokers`` over the remaining brokers with the
-    topic's partition count and replication factor (random start unless ``fixed_start_index`` >= 0),
-    so it may move far more than the removed broker's replicas.
-    """
-    remaining = [b for b in brokers if b.id != removed]
-    rf = len(next(iter(current.values())))
-    placement = assign_replicas_to_brokers(remaining, len(current), rf, fixed_start_index, -1, rng)
-    return placement.assignment
-
-
-def decommission_minimal(
-    brokers: Sequence[Broker], current: Mapping[int, Sequence[int]], removed: int
-) -> dict[int, list[int]]:
-    """A minimal-move plan: each replica on the removed broker goes to the live broker with the fewest
-    replicas that does not hold the partition yet, preferring one in a rack the partition lacks
-    (ties: lowest broker id).  Leaders' positions are kept."""
-    remaining = [b for b in brokers if b.id != removed]
-    if not remaining:
-        raise EngineError(f"decommission: broker {removed} is the only broker")
-    rack_of = {b.id: b.rack for b in brokers}
-    load = {b.id: 0 for b in remaining}
-    for replicas in current.values():
-        for b in replicas:
-            if b in load:
-                load[b] += 1
-    out: dict[int, list[int]] = {}
-    for p in sorted(current):
-        replicas = list(current[p])
-        if removed in replicas:
-            held_racks = {rack_of.get(b) for b in replicas if b != removed}
-            candidates = [b.id for b in remaining if b.id not in replicas]
-            if candidates:
-                best = min(candidates, key=lambda b: (rack_of.get(b) in held_racks and rack_of.get(b) is not None,
-                                                      load[b], b))
-                replicas[replicas.index(removed)] = best
-                load[best] += 1
-            else:
-                replicas.remove(removed)
-        out[p] = replicas
-    return out
+def leadership_rows(assignment: Mapping[int, Sequence[int]], preferred: Mapping[int, int],
+                    leaders: Mapping[int, int | None]) -> list[dict[str, Any]]:
+    """Per partition: its replicas, preferred leader and current leader ("offline" when none is alive)."""
+    return [{"partition": p, "replicas": str(list(assignment[p])), "preferred leader": preferred[p],
+             "leader": leaders[p] if leaders[p] is not None else "offline"} for p in sorted(assignment)]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.consumer.assignment import Assignment as Assignment  # the shared shape, re-exported
 from engine.java.strings import string_compare_key, string_hashmap_order
 from engine.scenario import TopicPartition
 
-Assignment = dict[str, list[TopicPartition]]
 DEFAULT_GENERATION = -1
 
 

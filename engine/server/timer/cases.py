@@ -1,8 +1,15 @@
-"""A timer case and its JSON form: ``python -m engine wheel``."""
+"""A timer case and its JSON form: ``python -m engine wheel``.
+
+``case_to_dict`` is the inverse of ``parse_case``: the input that reproduces a run, e.g.
+``case_to_dict(WheelConfig(1, 20, 0), [TaskSpec("a", 25), TaskSpec("b", 7, 3)])`` is
+``{"tick_ms": 1, "wheel_size": 20, "start_ms": 0, "tasks": [{"id": "a", "delay_ms": 25},
+{"id": "b", "delay_ms": 7, "add_at_ms": 3}]}`` and ``parse_case`` of it gives the config and tasks back.
+"""
 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import LimitError, ScenarioError
@@ -34,6 +41,21 @@ def parse_case(payload: Any) -> tuple[WheelConfig, list[TaskSpec]]:
     tasks = [_parse_task(i, raw) for i, raw in enumerate(raw_tasks)]
     validate(config, tasks, MAX_TRACED_TASKS)
     return config, tasks
+
+
+def case_to_dict(config: WheelConfig, tasks: Sequence[TaskSpec]) -> dict[str, Any]:
+    """Inverse of ``parse_case``: the ``wheel`` input for a run (optional task fields only when set)."""
+    return {"tick_ms": config.tick_ms, "wheel_size": config.wheel_size, "start_ms": config.start_ms,
+            "tasks": [_task_dict(t) for t in tasks]}
+
+
+def _task_dict(task: TaskSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": task.task_id, "delay_ms": task.delay_ms}
+    if task.add_at_ms is not None:
+        out["add_at_ms"] = task.add_at_ms
+    if task.cancel_at_ms is not None:
+        out["cancel_at_ms"] = task.cancel_at_ms
+    return out
 
 
 def _parse_task(i: int, raw: Any) -> TaskSpec:

@@ -1,4 +1,8 @@
-"""Task sources: typed lines, random batches and a Kafka purgatory preset."""
+"""Task sources: typed lines, random batches and a Kafka purgatory preset; the dashboard's limits on them.
+
+``parse_task_lines("a, 25\nb, 7, 3")`` gives ``[TaskSpec("a", 25), TaskSpec("b", 7, 3)]``; the inverse of
+the CLI's case parser is ``engine.server.timer.cases.case_to_dict``.
+"""
 
 
 from __future__ import annotations
@@ -6,8 +10,19 @@ from __future__ import annotations
 import random
 
 from engine.errors import LimitError, ScenarioError
-from engine.server.timer.model import MAX_DELAY_MS, MAX_PAGE_TASKS, MAX_UNTRACED_TASKS, TaskSpec
+from engine.server.timer.model import (
+    MAX_DELAY_MS,
+    MAX_PAGE_TASKS,
+    MAX_PAGE_WHEEL_SIZE,
+    MAX_UNTRACED_TASKS,
+    MAX_WHEEL_SIZE,
+    TaskSpec,
+    WheelConfig,
+)
 from engine.server.timer.validation import check_int_in
+
+PRESET_DURATION_MS = (1_000, 60_000)
+PRESET_MEMBERS = (1, 10)
 
 # --------------------------------------------------------------------------- task sources
 
@@ -76,7 +91,12 @@ def kafka_preset(seed: int, duration_ms: int = 20_000, members: int = 3, produce
     * classic-protocol heartbeats every 3 s each schedule the member's expiration at
       session.timeout.ms = 10 s and complete the previous one; the last member stops
       heartbeating halfway, so its expiration fires 10 s after its last heartbeat.
+    Raises ``ScenarioError`` outside ``PRESET_DURATION_MS`` and ``PRESET_MEMBERS``.
     """
+    (shortest, longest), (fewest, most) = PRESET_DURATION_MS, PRESET_MEMBERS
+    if not shortest <= duration_ms <= longest or not fewest <= members <= most:
+        raise ScenarioError(f"preset: duration must be 1,000..60,000 ms and members 1..10, got "
+                            f"{duration_ms:,} ms and {members}")
     rng = random.Random(seed)
     ops: list[tuple[int, str, int, int | None]] = []
     for i, t in enumerate(range(0, duration_ms, produce_every_ms)):
@@ -98,3 +118,19 @@ def kafka_preset(seed: int, duration_ms: int = 20_000, members: int = 3, produce
     ops.sort(key=lambda op: op[0])
     return [TaskSpec(name, delay, start_ms + at, None if done is None else start_ms + done)
             for at, name, delay, done in ops]
+
+
+# --------------------------------------------------------------------------- the dashboard's limits
+
+
+def check_wheel_page_config(config: WheelConfig) -> None:
+    """The page draws every bucket: at most ``MAX_PAGE_WHEEL_SIZE`` of them per level."""
+    if config.wheel_size > MAX_PAGE_WHEEL_SIZE:
+        raise LimitError(f"wheel_size: at most {MAX_PAGE_WHEEL_SIZE} on this page (the CLI takes "
+                         f"{MAX_WHEEL_SIZE:,}), got {config.wheel_size:,}")
+
+
+def check_wheel_page_tasks(count: int) -> None:
+    """The page draws every step of every task: at most ``MAX_PAGE_TASKS`` tasks."""
+    if not 0 <= count <= MAX_PAGE_TASKS:
+        raise LimitError(f"tasks: 0..{MAX_PAGE_TASKS:,} on this page, got {count:,}")

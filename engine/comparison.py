@@ -1,0 +1,142 @@
+"""Every way Kafka assigns a group, on one scenario: what the Assignments and Rebalance pages compare.
+
+An ``Assignor`` is either a client strategy under the classic group protocol (``engine.consumer.strategies``:
+range, roundrobin, sticky, cooperative-sticky) or a KIP-848 server assignor under ``group.protocol=consumer``
+(``engine.coordinator.assignors``: uniform, range).  ``outcomes`` runs one over every step of a scenario
+and answers in one shape, ``StepOutcome``: the assignment (``TopicPartition`` lists), the owner changes,
+what the members that stay revoked, and the rounds.  The ``*_row`` functions are the table rows the
+dashboard shows.
+
+Worked example (asserted in tests/test_comparison.py): seed-d (C0..C2 on t0..t3, 2 partitions each),
+then C1 leaves.  At step 1 ``sticky`` moves C1's 3 partitions and revokes the 5 the others owned
+(eager), ``cooperative-sticky`` moves the same 3 and revokes nothing, the server's ``uniform`` moves 3
+and revokes nothing::
+
+    >>> [(o[1].moved, revoked_count(o[1])) for o in (outcomes(s, CLIENT["sticky"]),
+    ...     outcomes(s, CLIENT["cooperative-sticky"]), outcomes(s, SERVER["uniform"]))]
+    [(3, 5), (3, 0), (3, 0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.consumer.assignment import Assignment, AssignmentView, partitions, revoked
+from engine.consumer.group import replay, revocations
+from engine.consumer.metrics import BalanceMetrics
+from engine.consumer.pause import PauseReport, ProtocolTimings, pause_report
+from engine.consumer.strategies import strategies, strategy_of
+from engine.coordinator.assignors import server_assignor, server_assignors
+from engine.coordinator.group_spec import PartitionAssignorError
+from engine.coordinator.target_assignment import server_assign
+from engine.errors import EngineError
+from engine.scenario import Scenario, TopicPartition
+
+GroupProtocol = Literal["classic", "consumer"]
+ASSIGNMENT_ERRORS = (EngineError, PartitionAssignorError)  # what a server assignor may raise on a scenario
+
+
+@dataclass(frozen=True)
+class Assignor:
+    """A client strategy (``group.protocol=classic``) or a KIP-848 server assignor (``consumer``)."""
+
+    group_protocol: GroupProtocol
+    name: str
+
+    @property
+    def label(self) -> str:
+        return self.name if self.group_protocol == "classic" else server_assignor(self.name).label
+
+    @property
+    def title(self) -> str:
+        """A column heading: the strategy's label ("Cooperative sticky") or "uniform (KIP-848)"."""
+        return strategy_of(self.name).label if self.group_protocol == "classic" else self.label
+
+    @property
+    def rebalance(self) -> str:
+        """The pause model's protocol: ``eager``, ``cooperative`` or ``consumer``."""
+        return strategy_of(self.name).mode if self.group_protocol == "classic" else "consumer"
+
+    @property
+    def protocol_label(self) -> str:
+        return self.rebalance if self.group_protocol == "classic" else "consumer (KIP-848)"
+
+
+CLIENT = {s.name: Assignor("classic", s.name) for s in strategies()}
+SERVER = {a.name: Assignor("consumer", a.name) for a in server_assignors()}
+ASSIGNORS = (*CLIENT.values(), *SERVER.values())
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """One step under one assignor; ``rounds`` is None for KIP-848 (no JoinGroup rounds)."""
+
+    assignment: Assignment
+    moved: int
+    moved_from_remaining: int
+    revoked: Assignment
+    rounds: int | None = None
+    converged: bool = True
+
+
+def outcomes(scenario: Scenario, assignor: Assignor) -> list[StepOutcome]:
+    """Every step of ``scenario`` under ``assignor`` (server assignors may raise ``ASSIGNMENT_ERRORS``)."""
+    if assignor.group_protocol == "classic":
+        steps = replay(scenario, assignor.name).steps
+        return [StepOutcome(s.assignment, s.moved, s.moved_from_remaining,
+                            revocations(steps[i - 1].assignment, s) if i else {}, s.rounds, s.converged)
+                for i, s in enumerate(steps)]
+    return [StepOutcome(s.assignment, s.moved, s.moved_from_remaining,
+                        revoked(s.current_assignment, s.assignment))
+            for s in server_assign(scenario, assignor.name).steps]
+
+
+def revoked_count(outcome: StepOutcome) -> int:
+    return sum(len(tps) for tps in outcome.revoked.values())
+
+
+def revoked_partitions(outcome: StepOutcome, assignor: Assignor) -> list[TopicPartition] | None:
+    """What the animation sends to the pool; ``None`` for eager (everything the remaining members own)."""
+    return None if assignor.rebalance == "eager" else partitions(outcome.revoked)
+
+
+def step_pause(assignor: Assignor, before: AssignmentView, outcome: StepOutcome, timings: ProtocolTimings,
+               crashed: tuple[str, ...]) -> PauseReport:
+    """The pause model of the rebalance that ends in ``outcome`` (``engine.consumer.pause``)."""
+    return pause_report(assignor.rebalance, before, outcome.assignment, timings, crashed, outcome.rounds or 1)
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def balance_row(assignor: Assignor, metrics: BalanceMetrics, outcome: StepOutcome) -> dict[str, Any]:
+    """A row of the Assignments page's balance table."""
+    return {
+        "strategy": assignor.label,
+        "group.protocol": assignor.group_protocol,
+        "min partitions": metrics.min_partitions,
+        "max partitions": metrics.max_partitions,
+        "spread": metrics.spread,
+        "idle consumers": len(metrics.idle_members),
+        "max load / mean": _fmt(metrics.max_load_over_mean),
+        "cross-rack share": "-" if metrics.cross_rack_share is None else f"{metrics.cross_rack_share:.0%}",
+        "moved (this step)": outcome.moved,
+        "converged": outcome.converged,
+    }
+
+
+def rebalance_row(assignor: Assignor, outcome: StepOutcome, pause: PauseReport) -> dict[str, Any]:
+    """A row of the Rebalance page's table."""
+    return {
+        "strategy": assignor.label,
+        "protocol": assignor.protocol_label,
+        "moved": outcome.moved,
+        "moved from remaining": outcome.moved_from_remaining,
+        "partitions revoked": revoked_count(outcome),
+        "rounds": outcome.rounds,
+        "converged": outcome.converged,
+        "consumer-seconds paused": round(pause.consumer_seconds, 3),
+        "partition-seconds paused": round(pause.partition_seconds, 3),
+    }

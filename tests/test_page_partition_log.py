@@ -1,0 +1,64 @@
+"""AppTest of pages/10_Partition_Log.py: the segment table is the engine's, the seed article's 133, a lookup,
+retention and compaction sections, bad input shown inline."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import open_page
+from streamlit.testing.v1 import AppTest
+
+from engine.storage.partition_log import simulate
+
+
+@pytest.fixture(scope="module")
+def page() -> AppTest:
+    return open_page("10_Partition_Log.py")
+
+
+def segments(at: AppTest) -> list[str]:
+    return list(at.dataframe(key="log.segments").value["segment"])
+
+
+def test_default_segments_are_the_engines(page: AppTest) -> None:
+    at = page
+    assert not at.error
+    doc = {"config": {"segment.bytes": 16_384, "segment.ms": 604_800_000, "segment.index.bytes": 10_485_760,
+                      "index.interval.bytes": 4_096, "retention.ms": 604_800_000, "retention.bytes": -1,
+                      "delete.retention.ms": 86_400_000, "cleanup.policy": "delete",
+                      "min.cleanable.dirty.ratio": 0.5},
+           "workload": {"batches": 200, "records_per_batch": 10, "value_bytes": 100, "keys": 0,
+                        "tombstone_every": 0, "interval_ms": 60_000, "retention_checks": False}}
+    _, out = simulate(doc)
+    assert segments(at) == [s["segment"] for s in out["segments"]]
+    assert any(md.value.startswith("1. Segment: the greatest base offset <= 23") for md in at.markdown)
+    assert any("Retention at" in md.value for md in at.markdown)
+
+
+def test_seed_article_button() -> None:
+    at = open_page("10_Partition_Log.py")
+    at.button(key="log.seed").click().run()
+    assert not at.error
+    assert segments(at)[:2] == ["00000000000000000000.log", "00000000000000000133.log"]
+
+
+def test_lookup_moves_with_the_offset() -> None:
+    at = open_page("10_Partition_Log.py")
+    at.number_input(key="log.offset").set_value(1_500).run()
+    story = next(md.value for md in at.markdown if md.value.startswith("1. Segment"))
+    assert "greatest base offset <= 1,500" in story and "holds offset 1,500" in story
+
+
+def test_compaction_section() -> None:
+    at = open_page("10_Partition_Log.py")
+    at.selectbox(key="log.policy").set_value("compact")
+    at.number_input(key="log.keys").set_value(20).run()
+    assert not at.error
+    assert any("Compaction at" in md.value and "cleaned" in md.value for md in at.markdown)
+    assert any("records removed" in c.value for c in at.caption)
+
+
+def test_bad_input_is_shown_inline() -> None:
+    at = open_page("10_Partition_Log.py")
+    at.number_input(key="log.segment.bytes").set_value(100).run()
+    assert not at.exception
+    assert any("RecordBatchTooLargeException" in e.value for e in at.error)

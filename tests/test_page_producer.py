@@ -1,0 +1,71 @@
+"""AppTest of pages/9_Producer.py: presets, the verdicts the engine computes, Kafka's ConfigException and bad
+fault lines shown inline, the transactions section."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import open_page
+from streamlit.testing.v1 import AppTest
+
+from engine.producer.idempotence import PRESETS, parse_spec, report, simulate
+
+
+@pytest.fixture(scope="module")
+def page() -> AppTest:
+    return open_page("9_Producer.py")
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_default_preset_is_the_seed_article_reordering(page: AppTest) -> None:
+    at = page
+    assert not at.error
+    first = next(iter(PRESETS))
+    assert at.selectbox(key="producer.preset").value == first
+    expected = report(simulate(parse_spec(PRESETS[first])))["summary"]
+    m = metrics(at)
+    assert m["reordered partitions"] == "1" == str(len(expected["reordered_partitions"]))
+    assert m["requests"] == str(expected["requests"])
+    assert len(at.get("plotly_chart")) == 3  # log strip, batch animation, request timeline
+    assert any("read_committed gets offsets [0, 1, 5]" in md.value for md in at.markdown)
+
+
+@pytest.mark.parametrize("name,duplicates,reordered", [
+    ("The same with the defaults (idempotence on since 3.0)", "0", "0"),
+    ("Response lost after the write, no idempotence: duplicates", "3", "0"),
+    ("Response lost after the write, idempotence: duplicates recognised", "0", "0"),
+])
+def test_presets(name: str, duplicates: str, reordered: str) -> None:
+    at = open_page("9_Producer.py")
+    at.selectbox(key="producer.preset").set_value(name).run()
+    assert not at.exception and not at.error
+    m = metrics(at)
+    assert (m["duplicated records"], m["reordered partitions"]) == (duplicates, reordered)
+
+
+def test_config_exception_is_shown_inline() -> None:
+    at = open_page("9_Producer.py")
+    at.selectbox(key="producer.preset").set_value("Refused: enable.idempotence=true with 6 in flight").run()
+    assert not at.exception
+    assert any("ConfigException: Must set max.in.flight.requests.per.connection to at most 5" in e.value
+               for e in at.error)
+
+
+def test_default_idempotence_is_disabled_by_acks_1_with_a_note() -> None:
+    at = open_page("9_Producer.py")
+    at.selectbox(key="producer.idempotence").set_value("default")
+    at.selectbox(key="producer.acks").set_value("1").run()
+    assert not at.error
+    assert any("Idempotence will be disabled because acks is set to 1" in i.value for i in at.info)
+
+
+def test_bad_fault_lines_and_transactions() -> None:
+    at = open_page("9_Producer.py")
+    at.text_area(key="producer.faults").set_value("first, not_leader").run()
+    assert any("faults line 1: expected 'request number, kind'" in e.value for e in at.error)
+    at.text_area(key="producer.faults").set_value("1, explode").run()
+    assert any("faults[0]: expected" in e.value for e in at.error)
+    at.text_area(key="producer.txn_ops").set_value("plain, commit").run()
+    assert any("'plain' has no transactional.id, it cannot commit" in e.value for e in at.error)

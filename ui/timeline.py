@@ -1,0 +1,90 @@
+"""The Rebalance page's timeline of events in ``st.session_state``: the events, their form's callbacks.
+
+The events live under ``rebalance.events``; the form's widgets under ``rebalance.<field>`` for each field
+an event kind reads (``engine.consumer.events.EVENT_FIELDS``).  An event is kept only if the timeline still
+builds with it; otherwise its one-line reason is shown under the form.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine import (
+    EVENT_FIELDS,
+    EVENT_KINDS,
+    Scenario,
+    ScenarioError,
+    Timeline,
+    append_event,
+    build_timeline,
+    default_events,
+    free_member_id,
+    make_event,
+)
+from ui.state import current_scenario
+
+EVENTS = "rebalance.events"
+ERROR = "rebalance.event_error"
+FIELD_KEYS = {"member": "rebalance.member", "new_id": "rebalance.new_id", "topic": "rebalance.topic",
+              "count": "rebalance.count", "topics": "rebalance.sub_topics"}
+
+
+def events() -> list:
+    return st.session_state.setdefault(EVENTS, [])
+
+
+def add_event_callback() -> None:
+    """on_click of "Add event": the event the form describes, appended if the timeline still builds."""
+    ss = st.session_state
+    fields = {name: ss.get(key) for name, key in FIELD_KEYS.items() if ss.get(key) is not None}
+    try:
+        event = make_event(ss.get("rebalance.kind", ""), **fields)
+        ss[EVENTS] = append_event(current_scenario(), events(), event)
+        ss.pop(ERROR, None)
+    except ScenarioError as exc:
+        ss[ERROR] = str(exc)
+
+
+def clear_events_callback() -> None:
+    st.session_state[EVENTS] = []
+    st.session_state.pop(ERROR, None)
+
+
+def event_timeline(scenario: Scenario) -> tuple[Timeline, Timeline]:
+    """(the timeline to show, the timeline of the chosen events alone); without events the default is shown.
+
+    A timeline that no longer fits the scenario (it was edited meanwhile) stops the page with a way out.
+    """
+    try:
+        built = build_timeline(scenario, events())
+        return (built if events() else build_timeline(scenario, default_events(scenario))), built
+    except ScenarioError as exc:
+        st.error(f"The event timeline no longer fits the scenario: {exc}")
+        st.button("Clear the timeline", key="rebalance.clear_broken", on_click=clear_events_callback)
+        st.stop()
+
+
+def event_form(timeline: Timeline) -> None:
+    """Add an event (one or two rebalances) to the timeline built on this page."""
+    last = timeline.scenario.steps[-1]
+    with st.container(border=True):
+        st.markdown("**Build a timeline of events** (each event is one or two rebalances)")
+        c1, c2, c3 = st.columns(3)
+        fields = EVENT_FIELDS[c1.selectbox("event", list(EVENT_KINDS), format_func=EVENT_KINDS.get,
+                                           key="rebalance.kind")]
+        if "member" in fields:
+            c2.selectbox("consumer", last.member_ids, key=FIELD_KEYS["member"])
+        if "new_id" in fields:
+            c2.text_input("new member id", free_member_id(timeline.scenario), key=FIELD_KEYS["new_id"])
+        if "topic" in fields:
+            c2.selectbox("topic", list(last.topics), key=FIELD_KEYS["topic"])
+            c3.number_input("partitions to add", 1, 10_000, 2, key=FIELD_KEYS["count"])
+        if "topics" in fields:
+            c3.multiselect("new subscription", list(last.topics), key=FIELD_KEYS["topics"])
+        b1, b2 = st.columns(2)
+        b1.button("Add event to the timeline", key="rebalance.add_event", on_click=add_event_callback)
+        b2.button("Clear the timeline", key="rebalance.clear", on_click=clear_events_callback)
+        if st.session_state.get(ERROR):
+            st.error(st.session_state[ERROR])
+        if not events():
+            st.caption("No events yet: showing the default, the last consumer leaves.")

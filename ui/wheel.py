@@ -1,0 +1,109 @@
+"""The Timing Wheel page's Streamlit glue: the task sources' widgets, and the step cursor in the session.
+
+The step the page shows is ``st.session_state["wheel.step"]`` (also the slider's key); the buttons move it
+with ``go_to`` / ``next_expiration``, clamped to the frames of the current run.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine import (
+    FETCH_MAX_WAIT_MS,
+    HEARTBEAT_INTERVAL_MS,
+    MAX_PAGE_TASKS,
+    MAX_TRACED_TASKS,
+    REQUEST_TIMEOUT_MS,
+    SESSION_TIMEOUT_MS,
+    TaskSpec,
+    check_wheel_page_tasks,
+    kafka_preset,
+    parse_task_lines,
+    random_tasks,
+)
+
+STEP = "wheel.step"
+DEFAULT_HAND = ("# id, delay_ms[, add_at_ms[, cancel_at_ms]]\n"
+                "a, 25\nb, 7, 3\nc, 0\nd, 400\ne, 8000, 10, 2000\n")
+
+
+def _preset(start_ms: int) -> tuple[TaskSpec, ...]:
+    c1, c2, c3 = st.columns(3)
+    duration = c1.number_input("Duration (ms)", value=20_000, step=1_000, key="wheel.preset_duration",
+                               help="How long requests keep arriving (1,000..60,000 ms).")
+    members = c2.number_input("Group members", value=3, step=1, key="wheel.preset_members",
+                              help="1..10; the last one stops heart-beating halfway.")
+    seed = c3.number_input("Seed", value=7, step=1, key="wheel.preset_seed")
+    st.caption(f"produce (acks=all) waits up to request.timeout.ms = {REQUEST_TIMEOUT_MS:,} ms, 95% complete "
+               f"after 2–60 ms; fetch waits up to fetch.max.wait.ms = {FETCH_MAX_WAIT_MS} ms, 60% complete "
+               f"early; heartbeats every {HEARTBEAT_INTERVAL_MS:,} ms against session.timeout.ms = "
+               f"{SESSION_TIMEOUT_MS:,} ms (each one completes the previous). Completed operations are "
+               "cancelled: O(1) unlinking from their bucket.")
+    return tuple(kafka_preset(int(seed), int(duration), int(members), start_ms=start_ms))
+
+
+def _random(start_ms: int) -> tuple[TaskSpec, ...]:
+    c1, c2, c3, c4 = st.columns(4)
+    count = c1.number_input("Tasks", value=60, step=10, key="wheel.random_count",
+                            help=f"0..{MAX_PAGE_TASKS:,} on this page")
+    max_delay = c2.number_input("Max delay (ms)", value=2_000, step=100, key="wheel.random_max_delay",
+                                help="Delays are uniform in 0..max.")
+    spread = c3.number_input("Added over (ms)", value=0, step=100, key="wheel.random_spread",
+                             help="0 = all added at the start; otherwise add times are uniform over this "
+                                  "span.")
+    seed = c4.number_input("Seed", value=1, step=1, key="wheel.random_seed")
+    check_wheel_page_tasks(int(count))
+    return tuple(random_tasks(int(count), int(seed), int(max_delay), int(spread), start_ms))
+
+
+def _by_hand(start_ms: int) -> tuple[TaskSpec, ...]:
+    text = st.text_area("One task per line: id, delay_ms[, add_at_ms[, cancel_at_ms]]", value=DEFAULT_HAND,
+                        height=160, key="wheel.hand",
+                        help="add_at_ms must not go back in time; cancel_at_ms = the operation completes "
+                             "then.")
+    return tuple(parse_task_lines(text))
+
+
+SOURCES = {"Kafka preset": _preset, "Random batch": _random, "By hand": _by_hand}
+
+
+def tasks_from_widgets(start_ms: int) -> tuple[TaskSpec, ...]:
+    """The tasks of the chosen source (``EngineError`` for bad input, shown by the page)."""
+    source = st.radio("Tasks", list(SOURCES), horizontal=True, key="wheel.source",
+                      help=f"At most {MAX_PAGE_TASKS:,} tasks on this page (the CLI takes "
+                           f"{MAX_TRACED_TASKS:,}).")
+    return SOURCES[source](start_ms)
+
+
+def clamp_step(last: int) -> int:
+    """The current step, kept within ``0..last`` (a new run may have fewer steps)."""
+    st.session_state[STEP] = min(max(int(st.session_state.get(STEP, 0)), 0), last)
+    return st.session_state[STEP]
+
+
+def go_to(step: int, last: int) -> None:
+    st.session_state[STEP] = min(max(step, 0), last)
+
+
+def next_expiration(advance_steps: list[int], last: int) -> None:
+    """Jump to the next clock advance (the next DelayQueue poll) after the current step."""
+    current = st.session_state[STEP]
+    go_to(next((s for s in advance_steps if s > current), last), last)
+
+
+def step_controls(frames: list) -> None:
+    """Start / Back / Step / Next expiration / End buttons and the step slider."""
+    last = len(frames) - 1
+    advances = [f.step for f in frames if f.kind == "advance"]
+    b = st.columns(5)
+    b[0].button("⏮ Start", key="wheel.first", on_click=go_to, args=(0, last), width="stretch")
+    b[1].button("◀ Back", key="wheel.prev", on_click=lambda: go_to(st.session_state[STEP] - 1, last),
+                width="stretch")
+    b[2].button("Step ▶", key="wheel.next", on_click=lambda: go_to(st.session_state[STEP] + 1, last),
+                width="stretch", help="One step: a group of adds at one instant, or one clock advance.")
+    b[3].button("Next expiration ⏩", key="wheel.next_expiration", on_click=next_expiration,
+                args=(advances, last), width="stretch",
+                help="Jump to the next bucket expiration (the next DelayQueue poll).")
+    b[4].button("⏭ End", key="wheel.last", on_click=go_to, args=(last, last), width="stretch")
+    if last > 0:
+        st.slider("Step", 0, last, key=STEP)
