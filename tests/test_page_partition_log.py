@@ -4,10 +4,10 @@ retention and compaction sections, bad input shown inline."""
 from __future__ import annotations
 
 import pytest
-from helpers import open_page
 from streamlit.testing.v1 import AppTest
 
 from engine.storage.partition_log import simulate
+from helpers import open_page
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +16,7 @@ def page() -> AppTest:
 
 
 def segments(at: AppTest) -> list[str]:
-    return list(at.dataframe(key="log.segments").value["segment"])
+    return list(at.dataframe[0].value["segment"])  # the first table is the segments
 
 
 def test_default_segments_are_the_engines(page: AppTest) -> None:

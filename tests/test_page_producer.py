@@ -4,10 +4,10 @@ fault lines shown inline, the transactions section."""
 from __future__ import annotations
 
 import pytest
-from helpers import open_page
 from streamlit.testing.v1 import AppTest
 
 from engine.producer.idempotence import PRESETS, parse_spec, report, simulate
+from helpers import open_page
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,146 @@
+"""Partition log: segments rolling, the sparse offset and time indexes, a lookup step by step, retention,
+compaction, and what a day of data costs a broker (UnifiedLog, LogSegment, OffsetIndex, TimeIndex,
+LogCleaner)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from engine.charts.log import compaction_scatter, segment_map
+from engine.errors import EngineError
+from engine.storage import partition_log as plog
+from engine.storage.capacity import capacity_rows, partition_capacity
+from engine.storage.log_config import DAY_MS, LogConfig
+from ui.cached import log_animation_figure, log_result
+from ui.layout import page_setup
+
+K = "log."
+PAGE_MAX_BATCHES = 3_000
+CONFIG = {"segment.bytes": (16_384, 14), "segment.ms": (7 * DAY_MS, 1),
+          "segment.index.bytes": (10_485_760, 12), "index.interval.bytes": (4_096, 0),
+          "retention.ms": (7 * DAY_MS, -1), "retention.bytes": (-1, -1), "delete.retention.ms": (DAY_MS, 0)}
+WORKLOAD = {"batches": (200, 1, PAGE_MAX_BATCHES), "records_per_batch": (10, 1, 1_000),
+            "value_bytes": (100, 0, 100_000), "keys": (0, 0, 10_000), "tombstone_every": (0, 0, 10_000),
+            "interval_ms": (60_000, 0, DAY_MS)}
+
+page_setup("Partition Log", "🗂️", "One partition on disk: segments named by base offset, sparse indexes, "
+           "lookups, retention and compaction, as Kafka's storage code does them.")
+
+
+def seed_preset() -> None:
+    st.session_state[K + "segment.bytes"] = plog.SEED_133["config"]["segment.bytes"]
+    for name, value in plog.SEED_133["workload"].items():
+        st.session_state[K + name] = value
+
+
+def document() -> dict:
+    for name, (default, *_) in {**CONFIG, **WORKLOAD}.items():
+        st.session_state.setdefault(K + name, default)
+    st.button("Seed article 002: the second segment is 00000000000000000133.log", on_click=seed_preset,
+              key=K + "seed")
+    cols = st.columns(4)
+    config = {name: int(cols[i % 4].number_input(name, low, None, key=K + name))
+              for i, (name, (_, low)) in enumerate(CONFIG.items())}
+    config["cleanup.policy"] = cols[3].selectbox("cleanup.policy", ["delete", "compact", "compact,delete"],
+                                                 key=K + "policy")
+    config["min.cleanable.dirty.ratio"] = cols[0].number_input("min.cleanable.dirty.ratio", 0.0, 1.0, 0.5,
+                                                               key=K + "ratio")
+    st.caption(f"Kafka's defaults: segment.bytes 1 GiB, segment.ms 7 days, the rest as shown; here segments "
+               f"are small so they roll. At most {PAGE_MAX_BATCHES:,} batches here "
+               f"({plog.MAX_BATCHES:,} in the CLI).")
+    cols = st.columns(6)
+    workload = {name: int(cols[i].number_input(name.replace("_", " "), low, high, key=K + name))
+                for i, (name, (_, low, high)) in enumerate(WORKLOAD.items())}
+    workload["retention_checks"] = st.checkbox("Run retention every log.retention.check.interval.ms (5 min) "
+                                               "while appending", key=K + "checks")
+    return {"config": config, "workload": workload}
+
+
+def segments_section(doc: dict) -> dict:
+    out, _ = log_result(json.dumps(doc, sort_keys=True))
+    gone = len(out["deleted_by_retention_checks"])
+    st.subheader(f"{len(out['segments'])} segment(s), offsets {out['log_start_offset']:,}.."
+                 f"{out['log_end_offset'] - 1:,}" + (f" ({gone} deleted while appending)" if gone else ""))
+    st.plotly_chart(log_animation_figure(json.dumps(doc, sort_keys=True)), key=K + "animation")
+    table = pd.DataFrame(out["segments"]).drop(columns=["offset_index", "time_index", "files"])
+    st.dataframe(table, hide_index=True, key=K + "segments")
+    return out
+
+
+def lookup_section(doc: dict, out: dict) -> None:
+    st.subheader("Find an offset, find a timestamp")
+    c1, c2 = st.columns(2)
+    offset = c1.number_input("offset", 0, None, min(23, max(out["log_end_offset"] - 1, 0)), key=K + "offset")
+    stamp = c2.number_input("timestamp (ms)", 0, None, 5 * 60_000, key=K + "timestamp")
+    lookups = {"offsets": [int(offset)], "timestamps": [int(stamp)]}
+    found, _ = log_result(json.dumps({**doc, "lookups": lookups}, sort_keys=True))
+    by_offset, by_time = found["lookups"]
+    st.markdown(plog.lookup_story(by_offset))
+    if by_offset.get("segment"):
+        st.plotly_chart(segment_map(found["segments"], by_offset), key=K + "map")
+        left, right = st.columns(2)
+        left.dataframe(pd.DataFrame(by_offset["probes"]), hide_index=True, key=K + "probes")
+        right.dataframe(pd.DataFrame(by_offset["scan"]), hide_index=True, key=K + "scan")
+    st.markdown(plog.timestamp_story(by_time))
+
+
+def maintenance_section(doc: dict, out: dict) -> None:
+    st.subheader("Retention and compaction")
+    last = max((s["largest_timestamp"] for s in out["segments"]), default=0)
+    c1, c2, c3 = st.columns(3)
+    default_at = last + max(doc["config"]["retention.ms"], 0)
+    at = int(c1.number_input("run at (ms)", 0, None, default_at, key=K + "at",
+                             help="Default: the newest timestamp + retention.ms"))
+    start = int(c2.number_input("DeleteRecords before offset (0 = none)", 0, None, 0,
+                                key=K + "delete_before"))
+    actions = ([{"delete_records_before": start}] if start else []) + [{"retention_at_ms": at}]
+    done, _ = log_result(json.dumps({**doc, "actions": actions}, sort_keys=True))
+    deleted = done["actions"][-1]["deleted"]
+    st.markdown(f"**Retention at {at:,} ms** deletes {len(deleted)} segment(s); log start offset -> "
+                f"{done['log_start_offset']:,}; {len(done['segments'])} segment(s) left.")
+    st.dataframe(pd.DataFrame(deleted), hide_index=True, key=K + "deleted")
+    cleaned, compactions = log_result(json.dumps({**doc, "actions": [{"clean_at_ms": at}]}, sort_keys=True))
+    result = cleaned["actions"][0]
+    c3.metric("dirty ratio", f"{result.get('dirty_ratio', 0):.2f}",
+              help="cleanable / (clean + cleanable) bytes")
+    st.markdown(f"**Compaction at {at:,} ms**: {result['reason']}.")
+    if result["ran"] and compactions:
+        st.plotly_chart(compaction_scatter(compactions[0]["before"], compactions[0]["kept"]),
+                        key=K + "compaction")
+        st.caption(f"{result['records_removed']:,} records removed ({result['tombstones_removed']} "
+                   f"tombstones); "
+                   f"{result['bytes_before']:,} -> {result['bytes_after']:,} bytes.")
+
+
+def capacity_section() -> None:
+    st.subheader("Sizing: a day of data on a broker (Kafka's default log settings, not the ones above)")
+    c = st.columns(6)
+    mib_s = c[0].number_input("topic MiB/s (as on Sizing)", 0.001, 1e6, 200.0, key=K + "mib_s")
+    parts = c[1].number_input("partitions of the topic", 1, 100_000, 24, key=K + "topic_partitions")
+    per_broker = c[2].number_input("partition replicas per broker", 1, 1_000_000, 24, key=K + "per_broker")
+    batch = c[3].number_input("batch bytes", 100, 10_000_000, 16_384, key=K + "batch")
+    days = c[4].number_input("retention (days, -1 = none)", -1.0, 3650.0, 7.0, key=K + "days")
+    gib = c[5].number_input("segment.bytes (GiB)", 0.001, 1.999, 1.0, key=K + "gib")
+    config = LogConfig.from_dict({"retention.ms": int(days * DAY_MS) if days >= 0 else -1,
+                                  "segment.bytes": int(gib * 2**30)})
+    cap = partition_capacity(int(mib_s * 2**20 * 86_400 / parts), int(per_broker), config, int(batch))
+    st.dataframe(pd.DataFrame(capacity_rows(cap)), hide_index=True, key=K + "capacity")
+    st.caption("Descriptors: one per segment (its .log FileChannel). Memory maps: .index and .timeindex of "
+               "each segment. Index bytes: mapped size; the active segment's indexes are pre-allocated "
+               "sparse files.")
+
+
+try:
+    doc = document()
+    out = segments_section(doc)
+    lookup_section(doc, out)
+    maintenance_section(doc, out)
+    capacity_section()
+except EngineError as exc:
+    st.error(str(exc))
+st.subheader("Where the seed articles are right, and where Kafka differs")
+st.dataframe(pd.DataFrame(plog.ARTICLE_CORRECTIONS, columns=["article", "the article says", "Kafka's code"]),
+             hide_index=True, key=K + "articles")
