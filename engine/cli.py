@@ -1,9 +1,15 @@
 """``python -m engine <command> [FILE|-]`` — the contract in ../shared/spec/README.md.
 
 Every command reads one JSON document (a file, or stdin for ``-``) and prints one JSON document.
-Exit codes: 0 success, 2 bad input (one line on stderr naming the field and the value).
-Commands marked batchable also take a JSON array and answer an array in the same order, an
+Exit codes: 0 success, 2 bad input (one line on stderr naming the field and the value), including
+every misuse of the command line itself (unknown command or flag, two files).
+Commands marked batchable also take a JSON array of at most ``MAX_BATCH_ITEMS`` inputs (checked before
+parsing) and answer an array in the same order, written item by item as each completes, an
 ``{"error": ...}`` object standing in for each bad input.
+
+The document is read through ``engine.inputs`` (size, depth, number length and batch items bounded
+before any work); each command bounds its own work (see README, "Limits").  Output is always valid
+UTF-8 JSON: a lone surrogate in an id comes back as a ``\\udXXX`` escape.
 
 Each command's handler lives beside the engine code it drives and is imported lazily, so a
 command never pays for another's imports (``load`` alone imports pyspark).
@@ -13,15 +19,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from engine.errors import EngineError
+from engine.errors import EngineError, InputError
+from engine.inputs import MAX_BATCH_ITEMS, MAX_DOCUMENT_BYTES, DocumentLimits, decode_json, encode_json
 
-MAX_INPUT_BYTES = 64 * 1024 * 1024  # a larger document is refused before parsing
+MAX_INPUT_BYTES = MAX_DOCUMENT_BYTES  # a larger document is refused before parsing
+DOCUMENT_LIMITS = DocumentLimits(max_bytes=MAX_INPUT_BYTES, max_items=MAX_BATCH_ITEMS)
 
 
 @dataclass(frozen=True)
@@ -36,33 +44,39 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "assign": Command("engine.consumer.group", "cli_assign", True, "client-side group assignment over rebalance steps"),
+    "assign": Command("engine.consumer.group", "cli_assign", True,
+                      "client-side group assignment over rebalance steps"),
     "hash": Command("engine.producer.cli", "cli_hash", False, "Kafka's murmur2 key partitioner"),
-    "coordinator": Command("engine.coordinator.offsets_partition", "cli_coordinator", False, "__consumer_offsets partition of group ids"),
-    "wheel": Command("engine.server.timer.cases", "cli_wheel", True, "Kafka's hierarchical timing wheel, virtual time"),
+    "coordinator": Command("engine.coordinator.offsets_partition", "cli_coordinator", False,
+                           "__consumer_offsets partition of group ids"),
+    "wheel": Command("engine.server.timer.cases", "cli_wheel", True,
+                     "Kafka's hierarchical timing wheel, virtual time"),
     "replicas": Command("engine.server.replicas", "cli_replicas", True, "AdminUtils replica placement"),
-    "server-assign": Command("engine.coordinator.target_assignment", "cli_server_assign", True, "KIP-848 server-side assignors"),
+    "server-assign": Command("engine.coordinator.target_assignment", "cli_server_assign", True,
+                             "KIP-848 server-side assignors"),
+    "produce": Command("engine.producer.idempotence", "cli_produce", True, "producer retries, idempotence"),
+    "log": Command("engine.storage.partition_log", "cli_log", True, "a partition's segments and indexes"),
 }
 
 
-class CliError(EngineError):
+class CliError(InputError):
     """Bad command-line use or an unreadable input document."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are one ``CliError`` line (no usage block), so ``main`` exits 2 with one line."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see python -m engine --help)")
+
+
 def read_document(source: str) -> Any:
-    """Parse the JSON input from a path or ``-`` (stdin); errors become one-line ``CliError``."""
+    """Parse the JSON input from a path or ``-`` (stdin) within ``DOCUMENT_LIMITS``; errors are one line."""
     try:
         raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1) if source == "-" else _read_file(source)
     except OSError as exc:
         raise CliError(f"input {source!r}: cannot read ({exc.strerror or exc})") from None
-    if len(raw) > MAX_INPUT_BYTES:
-        raise CliError(f"input: larger than the {MAX_INPUT_BYTES // 2**20} MiB limit")
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CliError(f"input: not valid JSON ({exc})") from None
-    except RecursionError:
-        raise CliError("input: JSON nested too deeply") from None
+    return decode_json(raw, "input", DOCUMENT_LIMITS)
 
 
 def _read_file(path: str) -> bytes:
@@ -78,46 +92,68 @@ def run_one(handler: Callable[[Any], Any], item: Any) -> Any:
         return {"error": str(exc)}
 
 
-def run_command(name: str, document: Any) -> Any:
-    """Dispatch a parsed document to a command; a batch is answered element by element."""
+def write_result(name: str, document: Any, write: Callable[[str], object]) -> None:
+    """Run a command and write its JSON answer; a batch is streamed, one item as soon as it is done."""
     command = COMMANDS[name]
     handler = command.load()
-    if command.batchable and isinstance(document, list):
-        return [run_one(handler, item) for item in document]
-    return handler(document)
+    if not (command.batchable and isinstance(document, list)):
+        write(encode_json(handler(document)) + "\n")
+        return
+    write("[")
+    for i, item in enumerate(document):
+        write(("," if i else "") + encode_json(run_one(handler, item)))
+    write("]\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine", description="Kafka Partition Lab engine")
+    parser = OneLineParser(prog="python -m engine", description="Kafka Partition Lab engine")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, command in COMMANDS.items():
         p = sub.add_parser(name, help=command.help)
         p.add_argument("file", nargs="?", default="-", help="JSON input file, or - for stdin (default)")
     sub.add_parser("load", help="Spark load pipeline (see --help)", add_help=False)
+    sub.add_parser("import", help="scenario from Kafka's tool output or a live cluster (see --help)",
+                   add_help=False)
     return parser
 
+
+def _fail(exc: BaseException | str) -> int:
+    print(f"error: {exc}", file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["load"]:
         return _run_load(args_list[1:])
-    parser = _parser()
+    if args_list[:1] == ["import"]:
+        return int(importlib.import_module("engine.admin.cli").main(args_list[1:]))
     try:
-        args = parser.parse_args(args_list)
-    except SystemExit as exc:  # argparse already printed a one-line usage error
-        return 0 if exc.code == 0 else 2
+        args = _parser().parse_args(args_list)
+    except CliError as exc:
+        return _fail(exc)
+    except SystemExit as exc:  # --help
+        return 0 if exc.code in (0, None) else 2
     try:
-        result = run_command(args.command, read_document(args.file))
+        document = read_document(args.file)
+        write_result(args.command, document, _stdout_writer())
+        sys.stdout.flush()
     except EngineError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except RecursionError:
-        print("error: input nested too deeply", file=sys.stderr)
-        return 2
-    json.dump(result, sys.stdout, ensure_ascii=False, separators=(",", ":"))
-    sys.stdout.write("\n")
+        return _fail(exc)
+    except RecursionError:  # a guard: the input boundary already refuses deep documents
+        return _fail("input nested too deeply")
+    except BrokenPipeError:  # the reader went away (``| head``): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _stdout_writer() -> Callable[[str], object]:
+    """Write text to stdout as UTF-8 whatever the locale (``encode_json`` output never holds a surrogate)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        return sys.stdout.write
+    sys.stdout.flush()
+    return lambda text: buffer.write(text.encode("utf-8"))
 
 
 def _run_load(argv: list[str]) -> int:

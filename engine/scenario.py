@@ -17,14 +17,14 @@ Limits (also in README.md):
 from __future__ import annotations
 
 import importlib
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
-from engine.errors import ScenarioError
+from engine.errors import InputError, ScenarioError
+from engine.inputs import decode_json, encode_json
 from engine.java.strings import string_compare_key
 
 MAX_PARTITIONS_PER_TOPIC = 100_000
@@ -35,6 +35,7 @@ MAX_NAME_LENGTH = 249
 MAX_MEMBER_ID_LENGTH = 1_000
 MAX_STEPS = 200
 TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]{1,249}")
+_CONTROL = re.compile(r"[\x00-\x1f]")
 TOPIC_NAME_RULE = "letters, digits, '.', '_', '-'; 1..249 characters; not '.' or '..'"
 
 
@@ -51,7 +52,7 @@ class TopicPartition(NamedTuple):
     def parse(cls, text: str) -> TopicPartition:
         """Parse ``"t0-2"``; the partition number is after the last ``-``."""
         topic, sep, number = text.rpartition("-")
-        if not sep or not topic or not number.isdigit():
+        if not sep or not topic or not (number.isascii() and number.isdigit() and len(number) <= 10):
             raise ScenarioError(f"partition {text!r}: expected '<topic>-<partition>'")
         return cls(topic, int(number))
 
@@ -167,11 +168,12 @@ def _pydantic_message(error: ValidationError) -> str:
 
 
 def _check_name(where: str, name: str, limit: int = MAX_NAME_LENGTH) -> None:
+    """Any other string is accepted, lone surrogates included: Java strings hold them (UTF-16 units)."""
     if not name or not name.strip():
         raise ScenarioError(f"{where}: must not be empty, got {name!r}")
     if len(name) > limit:
         raise ScenarioError(f"{where}: longer than {limit} characters ({len(name)})")
-    if any(ord(c) < 32 for c in name):
+    if _CONTROL.search(name):
         raise ScenarioError(f"{where}: control characters are not allowed, got {_describe(name)}")
 
 
@@ -207,13 +209,16 @@ def _check_members(where: str, members: list[_MemberIn]) -> None:
         raise ScenarioError(f"{where}: at most {MAX_MEMBERS} members, got {len(members)}")
     seen: set[str] = set()
     instances: set[str] = set()
+    checked: set[str] = set()
     for i, m in enumerate(members):
         _check_name(f"{where}[{i}].id", m.id, MAX_MEMBER_ID_LENGTH)
         if m.id in seen:
             raise ScenarioError(f"{where}[{i}].id: duplicate {m.id!r}")
         seen.add(m.id)
         for j, topic in enumerate(m.topics):
-            _check_name(f"{where}[{i}].topics[{j}]", topic)
+            if topic not in checked:  # each distinct name once: subscriptions repeat a few names
+                _check_name(f"{where}[{i}].topics[{j}]", topic)
+                checked.add(topic)
         if m.rack is not None:
             _check_name(f"{where}[{i}].rack", m.rack)
         if m.instance_id is not None:
@@ -275,10 +280,25 @@ def _check_weights(weights: dict[str, list[float]], topics: dict[str, int]) -> d
     return out
 
 
+def _check_counts_first(data: dict[str, Any]) -> None:
+    """Steps, members and topics counted before the model validates a million of them."""
+    steps = data.get("steps")
+    if isinstance(steps, list) and len(steps) > MAX_STEPS:
+        raise ScenarioError(f"steps: at most {MAX_STEPS}, got {len(steps)}")
+    states = [s for s in steps if isinstance(s, dict)] if isinstance(steps, list) else []
+    for where, state in [("", data)] + [(f"steps[{i}].", s) for i, s in enumerate(states)]:
+        members, topics = state.get("members"), state.get("topics")
+        if isinstance(members, list) and len(members) > MAX_MEMBERS:
+            raise ScenarioError(f"{where}members: at most {MAX_MEMBERS} members, got {len(members)}")
+        if isinstance(topics, dict) and len(topics) > MAX_TOPICS:
+            raise ScenarioError(f"{where}topics: at most {MAX_TOPICS} topics, got {len(topics)}")
+
+
 def parse_scenario(data: Any) -> Scenario:
     """Validate a raw JSON object into a ``Scenario`` (raises ``ScenarioError``, one line)."""
     if not isinstance(data, dict):
         raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
+    _check_counts_first(data)
     try:
         raw = _ScenarioIn.model_validate(data)
     except ValidationError as exc:
@@ -323,15 +343,19 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
 
 
 def dumps_scenario(scenario: Scenario) -> str:
-    return json.dumps(scenario_to_json(scenario), ensure_ascii=False, indent=2)
+    """The save format as text; a lone surrogate in a name is written ``\\udXXX``, so it encodes as UTF-8."""
+    return encode_json(scenario_to_json(scenario), indent=2)
 
 
-def loads_scenario(text: str) -> Scenario:
-    """Parse a saved scenario file; malformed JSON is a one-line ``ScenarioError``."""
+def loads_scenario(text: str | bytes) -> Scenario:
+    """Parse a saved scenario file (upload, paste, share link) through the input boundary.
+
+    ``engine.inputs`` checks size, nesting and numbers before parsing; any refusal is one ``ScenarioError``.
+    """
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"scenario file: not valid JSON ({exc})") from None
+        data = decode_json(text, "scenario file")
+    except InputError as exc:
+        raise ScenarioError(str(exc)) from None
     return parse_scenario(data)
 
 

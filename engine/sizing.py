@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any, Final, Literal
 
-from engine.errors import EngineError, LimitError
+from engine.errors import EngineError, InputError, LimitError
+from engine.inputs import parse_decimal
 
 Era = Literal["kraft", "zookeeper"]
 MAX_THROUGHPUT: Final = 1e7  # MB/s
@@ -425,10 +426,13 @@ class PerfResult:
     extra: dict[str, float] = field(default_factory=dict)
 
 
+# Bounded quantifiers, searched line by line: a 100,000-digit line costs one linear pass, not a backtrack.
 _PRODUCER_SUMMARY = re.compile(
-    r"(?P<records>\d+) records sent, (?P<rps>[\d.]+) records/sec \((?P<mbs>[\d.]+) MB/sec\), "
-    r"(?P<avg>[\d.]+) ms avg latency, (?P<max>[\d.]+) ms max latency"
+    r"(?<![\d.])(?P<records>\d{1,19}) records sent, (?P<rps>[\d.]{1,40}) records/sec \((?P<mbs>[\d.]{1,40}) MB/sec\), "
+    r"(?P<avg>[\d.]{1,40}) ms avg latency, (?P<max>[\d.]{1,40}) ms max latency"
 )
+MAX_PERF_NUMBER: Final = 1e18  # records, MB, rates and milliseconds in a perf-test summary
+_NOT_NUMBERS: Final = ("start.time", "end.time", "time", "threadId")
 
 
 def parse_perf_output(text: str) -> PerfResult:
@@ -436,26 +440,40 @@ def parse_perf_output(text: str) -> PerfResult:
 
     Producer: the last ``N records sent, R records/sec (M MB/sec), ...`` line (the final summary).
     Consumer: the header ``start.time, end.time, data.consumed.in.MB, MB.sec, ...`` and its data line;
-    ``fetch.MB.sec`` (excluding the group join) is used when present, else ``MB.sec``.
+    ``fetch.MB.sec`` (excluding the group join) is used when present, else ``MB.sec``.  Every number is
+    checked (``'1.2.3' records/sec``, ``inf``, a 100,000-digit value are one-line refusals).
     """
     if not isinstance(text, str):
         raise SizingError(f"perf output: expected text, got {type(text).__name__}")
     if len(text) > MAX_PERF_TEXT:
         raise LimitError(f"perf output: at most {MAX_PERF_TEXT:,} characters, got {len(text):,}")
-    producer = list(_PRODUCER_SUMMARY.finditer(text))
-    if producer:
-        m = producer[-1]
-        return PerfResult("producer", float(m["mbs"]), float(m["rps"]), int(m["records"]),
-                          {"avg_latency_ms": float(m["avg"]), "max_latency_ms": float(m["max"])})
-    consumer = _parse_consumer(text)
+    lines = text.splitlines()
+    summaries = [m for line in lines if " records sent, " in line and (m := _PRODUCER_SUMMARY.search(line))]
+    if summaries:
+        return _producer_result(summaries[-1])
+    consumer = _parse_consumer(lines)
     if consumer is not None:
         return consumer
     raise SizingError("perf output: no producer summary ('N records sent, R records/sec (M MB/sec), ...') "
                       "or consumer header ('start.time, end.time, ..., MB.sec, ...') found")
 
 
-def _parse_consumer(text: str) -> PerfResult | None:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+def _producer_result(m: re.Match[str]) -> PerfResult:
+    return PerfResult("producer", _perf_number(m["mbs"], "MB/sec"), _perf_number(m["rps"], "records/sec"),
+                      int(m["records"]), {"avg_latency_ms": _perf_number(m["avg"], "ms avg latency"),
+                                          "max_latency_ms": _perf_number(m["max"], "ms max latency")})
+
+
+def _perf_number(token: str, column: str) -> float:
+    """A number of the paste, finite and within ``MAX_PERF_NUMBER``, or one ``SizingError`` line."""
+    try:
+        return parse_decimal(token, f"perf output: {column[:40]}", -MAX_PERF_NUMBER, MAX_PERF_NUMBER)
+    except InputError as exc:
+        raise SizingError(str(exc)) from None
+
+
+def _parse_consumer(raw_lines: list[str]) -> PerfResult | None:
+    lines = [line.strip() for line in raw_lines if line.strip()]
     for i, line in enumerate(lines):
         header = [h.strip() for h in line.split(",")]
         if "MB.sec" not in header:
@@ -477,10 +495,7 @@ def _parse_consumer(text: str) -> PerfResult | None:
 
 def _consumer_row(header: list[str], line: str) -> dict[str, float]:
     row = dict(zip(header, (v.strip() for v in line.split(","))))
-    try:
-        return {k: float(v) for k, v in row.items() if k not in ("start.time", "end.time", "time", "threadId")}
-    except ValueError as exc:
-        raise SizingError(f"perf output: consumer data line is not numeric ({exc})") from None
+    return {k: _perf_number(v, k) for k, v in row.items() if k not in _NOT_NUMBERS}
 
 
 def format_number(value: float) -> str:

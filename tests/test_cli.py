@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +48,8 @@ BAD = [
     ('{"strategy": "range", "topics": {"t0": 1}, "members": [{"id": "C1"}, {"id": "C1"}]}',
      "members[1].id: duplicate 'C1'"),
     ('{"strategy": "fastest", "topics": {"t0": 1}, "members": []}', "strategy: must be one of"),
-    ('{"strategy": "range", "topics": {"t0": 1}, "members": [{"id": ""}]}', "members[0].id: must not be empty"),
+    ('{"strategy": "range", "topics": {"t0": 1}, "members": [{"id": ""}]}',
+     "members[0].id: must not be empty"),
     ('[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[' * 50, "input"),
     ('"just a string"', "must be a JSON object"),
 ]
@@ -73,3 +75,70 @@ def test_huge_member_count_is_refused_quickly() -> None:
     members = [{"id": f"c{i}", "topics": ["t0"]} for i in range(20_001)]
     proc = run(["assign"], json.dumps({"strategy": "range", "topics": {"t0": 1}, "members": members}))
     assert proc.returncode == 2 and "at most 20000 members" in proc.stderr
+
+
+# ------------------------------------------------------------------------- hostile input (issue 18)
+
+
+@pytest.mark.parametrize("argv", [["bogus"], [], ["assign", "--foo"], ["assign", "a", "b"], ["hash", "-x"]],
+                         ids=["unknown command", "no command", "unknown flag", "two files", "short flag"])
+def test_command_line_misuse_is_one_line_and_exit_2(argv: list[str]) -> None:
+    proc = run(argv, "{}")
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "see python -m engine --help" in lines[0]
+
+
+def test_help_still_exits_0() -> None:
+    proc = run(["--help"], "")
+    assert proc.returncode == 0 and "assign" in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["assign", "hash", "coordinator", "wheel", "replicas", "server-assign"])
+def test_a_5000_digit_integer_is_refused_at_the_boundary(command: str) -> None:
+    proc = run([command], '{"partitions": ' + "9" * 5000 + ', "delay_ms": 1}')
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == ["error: input: a number of 5,000 digits (at most 100)"]
+
+
+def test_a_batch_over_the_item_limit_is_refused_before_parsing() -> None:
+    proc = run(["wheel"], "[" + ",".join(["{}"] * 10_001) + "]")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "error: input: a batch of at most 10,000 items, got 10,001"
+    proc = run(["wheel"], "[" + ",".join(["{}"] * 10_000) + "]")
+    assert proc.returncode == 0 and len(json.loads(proc.stdout)) == 10_000
+
+
+def test_lone_surrogates_are_accepted_and_written_as_utf8_escapes() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "PYTHONUTF8")}
+    env["LC_ALL"] = "C"
+    doc = {"strategy": "range", "topics": {"t0": 3},
+           "members": [{"id": "\uffff", "topics": ["t0"]}, {"id": "\U0001F600", "topics": ["t0"]},
+                       {"id": "\ud800", "topics": ["t0"]}]}
+    proc = subprocess.run([sys.executable, "-m", "engine", "assign"], input=json.dumps(doc).encode(),
+                          capture_output=True, cwd=REPO, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout.decode("utf-8")  # strict: valid UTF-8 whatever the locale
+    assert "\\ud800" in text
+    # Java's String.compareTo orders UTF-16 units: D800 < D83D (the emoji's high surrogate) < FFFF
+    assert json.loads(text)["steps"][0]["assignment"] == {
+        "\ud800": ["t0-0"], "\U0001F600": ["t0-1"], "\uffff": ["t0-2"]}
+
+
+def java_string_hash(units: list[int]) -> int:
+    """``String.hashCode`` written out: s[0]*31^(n-1) + ... + s[n-1] over UTF-16 units, as a signed int."""
+    h = 0
+    for unit in units:
+        h = (31 * h + unit) & 0xFFFFFFFF
+    return h - 2**32 if h >= 2**31 else h
+
+
+def test_coordinator_partition_of_lone_surrogates_equals_javas() -> None:
+    proc = run(["coordinator"], json.dumps({"group_ids": ["\ud800", "a\ud83d", "\udfff\ud800"]}))
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)["results"]
+    for result, units in zip(got, [[0xD800], [0x61, 0xD83D], [0xDFFF, 0xD800]]):
+        expected = java_string_hash(units)
+        assert result["java_hashcode"] == expected
+        assert result["partition"] == abs(expected) % 50
+    assert (got[0]["java_hashcode"], got[0]["partition"]) == (55296, 46)

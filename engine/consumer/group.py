@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.budgets import check_assign
 from engine.consumer.assignment import Assignment, assignment_to_json, count_moves, merged, revoked
 from engine.consumer.assignors.common import Cluster, Subscription
 from engine.consumer.strategies import ConsumerPartitionAssignor, Strategy, parse_strategy, strategy_of
@@ -238,5 +239,6 @@ def cli_assign(payload: Any) -> dict[str, Any]:
     """``python -m engine assign``: one case in, ``{"steps": [...]}`` out."""
     strategy = parse_strategy(payload)
     scenario = parse_scenario(payload)
+    check_assign(scenario, strategy)  # the work budget (README, "Limits")
     result = replay(scenario, strategy)
     return {"steps": [step_to_json(s, strategy) for s in result.steps]}

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engine.errors import KafkaError
 from engine.java.hashmap import JavaHashMap, hashset_copy_initial_capacity, integer_hash, java_hashset
 from engine.java.strings import string_hash_code, string_hashmap_order
 from engine.java.uuid import Uuid, uuid_hash_code
@@ -25,7 +26,7 @@ PartitionSet = JavaHashMap[int, None]
 MemberPartitions = JavaHashMap[Uuid, PartitionSet]
 
 
-class PartitionAssignorError(Exception):
+class PartitionAssignorError(KafkaError):
     """Kafka's ``PartitionAssignorException`` (never raised for well-formed coordinator input)."""
 
 

@@ -5,16 +5,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from engine.budgets import check_coordinator
 from engine.errors import LimitError
 from engine.java.strings import string_hash_code, utils_abs
 from engine.producer.cli import _require_dict, _require_list, _short
 from engine.producer.murmur2 import HashInputError, check_partition_count
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
-
 
 DEFAULT_OFFSETS_PARTITIONS: Final = 50  # offsets.topic.num.partitions default
 MAX_CLI_GROUP_IDS: Final = 100_000
@@ -30,19 +27,26 @@ def coordinator_partition(group_id: str, offsets_partitions: int = DEFAULT_OFFSE
     return utils_abs(string_hash_code(group_id)) % n
 
 
-
-
 def cli_coordinator(payload: Any) -> dict[str, Any]:
-    """``python -m engine coordinator``: Java hashCode and ``__consumer_offsets`` partition per group."""
+    """``python -m engine coordinator``: Java hashCode and ``__consumer_offsets`` partition per group.
+
+    Any string is a group id, lone surrogates included: Java hashes its UTF-16 units, and so does this
+    (``"\\ud800"`` hashes to 55296, partition 46 of 50).
+    """
     doc = _require_dict(payload, "coordinator")
-    ids = _require_list(doc, "group_ids", MAX_CLI_GROUP_IDS)
+    ids = [_group_id(i, g) for i, g in enumerate(_require_list(doc, "group_ids", MAX_CLI_GROUP_IDS))]
     n = check_partition_count(doc.get("offsets_partitions", DEFAULT_OFFSETS_PARTITIONS), "offsets_partitions")
+    check_coordinator(ids)  # the work budget (README, "Limits")
     results = []
-    for i, group_id in enumerate(ids):
-        if not isinstance(group_id, str):
-            raise HashInputError(f"group_ids[{i}]: expected a string, got {_short(group_id)}")
-        if len(group_id) > MAX_GROUP_ID_CHARS:
-            raise LimitError(f"group_ids[{i}]: longer than {MAX_GROUP_ID_CHARS} characters")
+    for group_id in ids:
         h = string_hash_code(group_id)
         results.append({"group_id": group_id, "java_hashcode": h, "partition": utils_abs(h) % n})
     return {"results": results}
+
+
+def _group_id(index: int, value: Any) -> str:
+    if not isinstance(value, str):
+        raise HashInputError(f"group_ids[{index}]: expected a string, got {_short(value)}")
+    if len(value) > MAX_GROUP_ID_CHARS:
+        raise LimitError(f"group_ids[{index}]: longer than {MAX_GROUP_ID_CHARS} characters")
+    return value

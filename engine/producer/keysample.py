@@ -121,7 +121,9 @@ def _from_lines(lines: list[str], source: str) -> pa.Array:
             continue
         if len(keys) >= MAX_KEYS:
             raise LimitError(f"{source}: more than {MAX_KEYS:,} keys")
-        if len(line.encode("utf-8", "surrogatepass")) > MAX_KEY_BYTES:
+        if not line.isascii():  # the bytes Java's StringSerializer sends: a lone surrogate becomes '?'
+            line = line.encode("utf-8", "replace").decode("utf-8")
+        if len(line.encode("utf-8")) > MAX_KEY_BYTES:
             raise LimitError(f"{source}: line {number} is longer than {MAX_KEY_BYTES:,} bytes")
         keys.append(None if line in NULL_MARKERS else line)
     if not keys:

@@ -46,8 +46,8 @@ class HashInputError(EngineError):
 
 
 def _as_bytes(key: bytes | bytearray | memoryview | str) -> bytes:
-    if isinstance(key, str):
-        return key.encode("utf-8", "surrogatepass")
+    if isinstance(key, str):  # StringSerializer: String.getBytes(UTF_8), a lone surrogate becomes '?'
+        return key.encode("utf-8", "replace")
     if isinstance(key, (bytes, bytearray, memoryview)):
         return bytes(key)
     raise HashInputError(f"key: expected bytes or str, got {type(key).__name__}")

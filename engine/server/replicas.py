@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.budgets import check_replicas
 from engine.errors import EngineError, KafkaError, LimitError
 from engine.java.strings import string_compare_key, to_int32
 
@@ -247,6 +248,7 @@ def cli_replicas(payload: Any) -> dict[str, Any]:
     if partitions * max(rf, 0) > MAX_REPLICAS_TOTAL:
         raise LimitError(f"partitions x replication_factor: at most {MAX_REPLICAS_TOTAL}, got "
                          f"{partitions * rf}")
+    check_replicas([b.rack for b in brokers], partitions, rf)  # the work budget (README, "Limits")
     try:
         placement = assign_replicas_to_brokers(brokers, partitions, rf, fixed, start)
     except KafkaAdminError as exc:

@@ -10,14 +10,18 @@ Column types accepted (anything else is an error naming the column):
 key            string or binary, nullable (text is hashed as its UTF-8 bytes)
 value size     an integer type (CSV/JSON text must parse as an integer >= 0)
 value          string or binary: its size in bytes is used (instead of a value-size column)
-timestamp      timestamp; an integer (epoch milliseconds, as Kafka stores them); or ISO-8601 text
+timestamp      timestamp; an integer or all-digit text (epoch milliseconds as Kafka stores them, or
+               seconds with ``--timestamp-unit s``); or ISO-8601 text
 topic          string
 =============  ===============================================================================
 
+JSON records may nest at most 64 levels (deeper ones are malformed records, not a crash of Spark's
+schema inference).  Where the input is: see ``check_location``.
+
 Example::
 
-    >>> detect_format("exports/orders.jsonl", None)
-    'json'
+    >>> scheme("s3a://bucket/orders/"), scheme("/data/orders.csv"), check_location("file:///d/x.csv", False)
+    ('s3a', None, True)
 """
 
 from __future__ import annotations
@@ -29,56 +33,22 @@ import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import EngineError
+from engine.spark.config import ColumnSpec, LoadInputError
+from engine.spark.diagnose import MAX_NESTING
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql.types import StructType
 
-FORMATS = ("csv", "parquet", "json")
-EXTENSIONS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json", ".jsonl": "json",
-              ".ndjson": "json"}
 KEY_TYPES = ("string", "binary")
 INTEGER_TYPES = ("tinyint", "smallint", "int", "bigint")
 TIMESTAMP_TYPES = ("timestamp", "timestamp_ntz", "date")
 OUTPUT_MARKER = "summary.json"
 MESSAGE_LIMIT = 160
-
-
-class LoadInputError(EngineError):
-    """The pipeline's input (file, format, columns, types) or output directory is unusable."""
-
-
-@dataclass(frozen=True)
-class ColumnSpec:
-    """Which input columns mean what; only ``key`` is required."""
-
-    key: str = "key"
-    value_size: str | None = None
-    value: str | None = None
-    timestamp: str | None = None
-    topic: str | None = None
-
-    def named(self) -> dict[str, str]:
-        """Role -> column name, for the columns given."""
-        roles = {"key": self.key, "value size": self.value_size, "value": self.value,
-                 "timestamp": self.timestamp, "topic": self.topic}
-        return {role: name for role, name in roles.items() if name is not None}
-
-
-def detect_format(path: str, fmt: str | None) -> str:
-    if fmt is not None:
-        if fmt not in FORMATS:
-            raise LoadInputError(f"format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
-        return fmt
-    suffix = Path(path.rstrip("/")).suffix.lower()
-    if suffix not in EXTENSIONS:
-        raise LoadInputError(f"input {path!r}: cannot tell the format from the name; give --format csv|parquet|json")
-    return EXTENSIONS[suffix]
+MAX_LINE_BYTES = 1 << 20
 
 
 def short(exc: BaseException | str) -> str:
@@ -90,12 +60,30 @@ def short(exc: BaseException | str) -> str:
 # ---------------------------------------------------------------- checks before Spark starts
 
 
-def _is_local(path: str) -> bool:
-    return "://" not in path or path.startswith("file://")
+def scheme(path: str) -> str | None:
+    """``"s3a"`` for ``s3a://bucket/x``; None for a plain local path."""
+    head, sep, _ = path.partition("://")
+    return head.lower() if sep and head.replace("+", "").replace("-", "").replace(".", "").isalnum() else None
+
+
+def check_location(path: str, remote: bool) -> bool:
+    """Whether the driver can (and should) check ``path`` itself before Spark reads it.
+
+    A plain path is read on the driver's disk: fine for local mode, refused when executors (or a
+    Spark Connect server) elsewhere would read it.  A URI (``hdfs://``, ``s3a://``, ``file://`` on
+    storage every node mounts) is passed to Spark as it is, unchecked when ``remote``.
+    """
+    kind = scheme(path)
+    if kind is None and remote:
+        raise LoadInputError(
+            f"input {path!r}: a local path, but Spark runs elsewhere (its executors cannot read this "
+            "machine's disk); put the file on shared storage and give a URI: hdfs://..., s3a://..., or "
+            "file:///... for a path mounted on every node")
+    return not remote and kind in (None, "file")
 
 
 def _local_path(path: str) -> Path:
-    return Path(path[len("file://"):] if path.startswith("file://") else path)
+    return Path(path[len("file://"):] if path.lower().startswith("file://") else path)
 
 
 def _data_files(root: Path) -> list[Path]:
@@ -104,12 +92,10 @@ def _data_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith((".", "_")))
 
 
-def precheck(path: str, fmt: str, columns: ColumnSpec) -> None:
-    """Cheap local checks (file there, not empty, readable header/footer, columns present).
-
-    Remote paths (hdfs://, s3a://) skip this; Spark's own checks in ``check_schema`` still apply.
-    """
-    if not _is_local(path):
+def precheck(path: str, fmt: str, columns: ColumnSpec, remote: bool = False) -> None:
+    """Where the input is (``check_location``), then cheap local checks: file there, not empty,
+    readable header/footer, columns present.  URIs on a remote cluster are left to Spark."""
+    if not check_location(path, remote):
         return
     root = _local_path(path)
     if not root.exists():
@@ -153,14 +139,15 @@ def _csv_names(path: str, first: Path) -> list[str]:
 
 
 def _json_names(path: str, first: Path) -> list[str] | None:
+    from engine.spark.diagnose import json_problem
+
     with open(first, "rb") as handle:
-        line = handle.readline(1 << 20).strip()
-    try:
-        record = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise LoadInputError(f"input {path!r}: line 1 is not a JSON object ({short(exc)})") from None
-    if not isinstance(record, dict):
-        raise LoadInputError(f"input {path!r}: line 1 is not a JSON object, got {type(record).__name__}")
+        line = handle.readline(MAX_LINE_BYTES + 1).rstrip(b"\r\n")
+    if len(line) > MAX_LINE_BYTES:
+        return None  # too long to judge here; Spark's reader and engine.spark.diagnose will
+    problem, record = json_problem(line)
+    if problem:
+        raise LoadInputError(f"input {path!r}: {first.name} line 1: {problem}")
     return None  # JSON lines may omit a field on a line; Spark's inferred schema decides
 
 
@@ -177,15 +164,25 @@ def read_records(spark: SparkSession, path: str, fmt: str, columns: ColumnSpec) 
     reader = spark.read.option("mode", "FAILFAST")
     try:
         if fmt == "csv":
-            df = reader.option("header", "true").option("inferSchema", "false").option("multiLine", "false").csv(path)
+            df = reader.options(header="true", inferSchema="false", multiLine="false").csv(path)
         elif fmt == "json":
-            df = reader.json(path)
+            df = reader.option("maxNestingDepth", MAX_NESTING).json(path)  # deeper: a malformed record
         else:
             df = spark.read.parquet(path)
     except Exception as exc:  # noqa: BLE001 - Spark raises many types; all mean unreadable input
-        raise LoadInputError(f"input {path!r}: cannot read as {fmt} ({short(exc)})") from None
+        raise input_error(path, fmt, exc, f"cannot read as {fmt}") from None
     check_schema(df.schema, columns)
     return df
+
+
+def input_error(path: str, fmt: str, exc: BaseException | str, what: str = "") -> LoadInputError:
+    """The input is unreadable: name the file, line and field when the input is on this disk."""
+    from engine.spark.diagnose import record_problem
+
+    where = record_problem(path, fmt) if fmt != "parquet" and scheme(path) in (None, "file") else None
+    if where:
+        return LoadInputError(f"input {path!r}: {where}")
+    return LoadInputError(f"input {path!r}: {what or f'unreadable {fmt} record'} ({short(exc)})")
 
 
 def _type_name(schema: StructType, name: str) -> str | None:
@@ -226,7 +223,8 @@ def check_output(path: str) -> Path:
     if target.exists() and not target.is_dir():
         raise LoadInputError(f"output {path!r}: exists and is not a directory")
     if target.is_dir() and any(target.iterdir()) and not (target / OUTPUT_MARKER).is_file():
-        raise LoadInputError(f"output {path!r}: not empty and not a previous load output; choose another directory")
+        raise LoadInputError(f"output {path!r}: not empty and not a previous load output; "
+                             "choose another directory")
     return target
 
 
@@ -259,4 +257,5 @@ def _swap_in(temp: Path, target: Path) -> None:
 
 
 def write_json(path: Path, document: Any) -> None:
-    path.write_text(json.dumps(document, indent=1, sort_keys=False, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = json.dumps(document, indent=1, sort_keys=False, ensure_ascii=False)
+    path.write_text(text + "\n", encoding="utf-8")

@@ -1,7 +1,8 @@
-"""The load job: read -> transforms -> collect -> write ``summary.json`` + Parquet atomically.
+"""The load job: one scan -> transforms -> collect -> write ``summary.json`` + Parquet atomically.
 
-Also the thin ``spark-submit`` entry: ``spark-submit engine/spark/job.py --input ... --partitions 12
---output DIR`` takes the same arguments as ``python -m engine load``.
+The input is read once: ``transforms.record_groups`` aggregates it into (key, window) groups (and
+null-key runs), ``transforms.with_partitions`` places every group's key once, and that result is
+cached; every figure below is derived from it.
 
 Output directory (replaced as a whole; a failed run leaves the previous one, or nothing)::
 
@@ -10,53 +11,34 @@ Output directory (replaced as a whole; a failed run leaves the previous one, or 
     partitions.parquet  per (num_partitions, partition): all records placed there incl. null keys
     hot_keys.parquet    top keys per (num_partitions, partition)
     consumers.parquet   per (strategy, consumers, num_partitions, member)   [with --consumers]
+
+The same input gives byte-identical files at any parallelism, on any cluster (null keys follow
+``engine.spark.null_keys``, a model independent of Spark's split).  ``spark-submit`` runs it through
+``engine/spark/submit.py``.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if __name__ == "__main__" and __package__ in (None, ""):  # spark-submit engine/spark/job.py
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from engine.scenario import STRATEGIES
-from engine.spark.io import ColumnSpec, LoadInputError, atomic_directory, short, write_json
+from engine.spark.config import LoadConfig, LoadInputError
+from engine.spark.io import atomic_directory, input_error, write_json
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, SparkSession
 
 PARTITION_FIELDS = ("messages", "bytes", "keyed_messages", "keyed_bytes", "null_key_messages",
                     "peak_messages_per_s", "peak_bytes_per_s")
 INPUT_ERROR_MARKERS = ("FAILED_READ_FILE", "MALFORMED", "Malformed", "CANNOT_READ", "footer", "not a Parquet",
                        "CORRUPT", "PARSE_SYNTAX", "NumberFormat", "UNRESOLVED_COLUMN")
+STEPS = ("starting Spark", "reading and hashing the input (one scan)", "counting per partition and window",
+         "finding hot keys", "joining with the group's assignments", "writing the output")
 
 StageCallback = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class LoadConfig:
-    """Everything one run needs (the CLI flags, validated by ``engine.spark.cli``)."""
-
-    input: str
-    partitions: tuple[int, ...]
-    fmt: str = "parquet"
-    columns: ColumnSpec = field(default_factory=ColumnSpec)
-    topic: str | None = None  # keep only this topic's records (needs columns.topic)
-    window_s: int = 60
-    null_keys: str = "sticky"
-    hot_keys: int = 10
-    consumers: tuple[int, ...] = ()
-    strategies: tuple[str, ...] = STRATEGIES
-    seed: int = 0
-
-    @property
-    def topic_name(self) -> str:
-        return self.topic or "topic"
 
 
 @dataclass
@@ -68,34 +50,45 @@ class LoadResult:
     consumers: pd.DataFrame
 
 
-def compute(
-    spark: SparkSession, config: LoadConfig, on_stage: StageCallback | None = None
-) -> LoadResult:
+def compute(spark: SparkSession, config: LoadConfig, on_stage: StageCallback | None = None) -> LoadResult:
     """Run the pipeline and collect its (small) results to the driver."""
     from engine.spark import io
     from engine.spark import transforms as tf
 
     stage = on_stage or (lambda _name: None)
-    stage("reading the input")
+    stage(STEPS[1])
     raw = io.read_records(spark, config.input, config.fmt, config.columns)
-    records = tf.normalize(raw, config.columns, config.topic)
-    sizes = config.columns.value_size is not None or config.columns.value is not None
-    slim = tf.with_window(records, config.window_s, sizes)
-    hashed = tf.with_partitions(slim, config.partitions, config.null_keys, config.seed)
-    stage("hashing keys and counting per partition and window")
-    windows = tf.partition_windows(hashed, config.partitions).persist()
+    groups = tf.record_groups(tf.normalize(raw, config.columns, config.topic), config.window_s)
+    placed = tf.with_partitions(groups, config.partitions).persist()
+    windows: DataFrame | None = None
     try:
-        totals = _spark_call(config, lambda: tf.input_totals(records).collect()[0].asDict())
-        _check_totals(config, totals)
+        totals = _spark_call(config, lambda: tf.input_totals(placed).collect()[0].asDict())
+        _check_totals(config, totals, raw)
+        stage(STEPS[2])
+        windows = _windows(placed, config).persist()
         load = _spark_call(config, lambda: tf.partition_load(windows, config.window_s).toPandas())
-        stage("finding hot keys")
-        hot = _spark_call(config, lambda: tf.hot_keys(tf.key_load(records), config.partitions,
-                                                       config.hot_keys).toPandas())
-        stage("joining with the group's assignments")
+        stage(STEPS[3])
+        keyed = placed.where(placed["key"].isNotNull())
+        per_key = tf.key_load(keyed, config.partitions)
+        hot = _spark_call(config, lambda: tf.hot_keys(per_key, config.partitions, config.hot_keys).toPandas())
+        stage(STEPS[4])
         consumers, skipped = _consumers(spark, config, windows)
     finally:
-        windows.unpersist()
+        placed.unpersist()
+        if windows is not None:
+            windows.unpersist()
     return _result(config, totals, load, hot, consumers, skipped)
+
+
+def _windows(placed: DataFrame, config: LoadConfig) -> DataFrame:
+    from engine.spark import transforms as tf
+
+    keyed = tf.keyed_windows(placed.where(placed["key"].isNotNull()), config.partitions)
+    nulls = None
+    if config.null_keys != "drop":
+        nulls = tf.null_key_windows(placed, config.partitions, config.null_keys, config.producers,
+                                    config.seed)
+    return tf.partition_windows(keyed, nulls)
 
 
 def _spark_call(config: LoadConfig, action: Callable[[], Any]) -> Any:
@@ -105,22 +98,42 @@ def _spark_call(config: LoadConfig, action: Callable[[], Any]) -> Any:
     except LoadInputError:
         raise
     except Exception as exc:
-        text = str(exc)
-        if any(marker in text for marker in INPUT_ERROR_MARKERS):
-            raise LoadInputError(f"input {config.input!r}: unreadable {config.fmt} record ({short(exc)})") from None
+        if any(marker in str(exc) for marker in INPUT_ERROR_MARKERS):
+            raise input_error(config.input, config.fmt, exc) from None
         raise
 
 
-def _check_totals(config: LoadConfig, totals: dict[str, Any]) -> None:
+def _check_totals(config: LoadConfig, totals: dict[str, Any], raw: DataFrame) -> None:
     cols = config.columns
     if not totals["rows"]:
         where = f" for topic {config.topic!r}" if config.topic else ""
         raise LoadInputError(f"input {config.input!r}: no records{where}")
     if totals["bad_sizes"]:
         name = cols.value_size or cols.value
-        raise LoadInputError(f"value size column {name!r}: {totals['bad_sizes']} values are not integers >= 0")
+        raise LoadInputError(f"value size column {name!r}: {totals['bad_sizes']:,} values are not "
+                             f"integers >= 0{_first_bad(config, raw, 'size')}")
     if totals["bad_timestamps"]:
-        raise LoadInputError(f"timestamp column {cols.timestamp!r}: {totals['bad_timestamps']} values do not parse")
+        first = _first_bad(config, raw, "timestamp")
+        bad = totals["bad_timestamps"]
+        raise LoadInputError(f"timestamp column {cols.timestamp!r}: {bad:,} values do not parse as epoch "
+                             f"{cols.timestamp_unit} or ISO-8601{first}")
+
+
+def _first_bad(config: LoadConfig, raw: DataFrame, role: str) -> str:
+    """`` (first: '<value>', <file> line <n>)`` — the error path only: one more small query."""
+    from engine.spark import transforms as tf
+    from engine.spark.diagnose import value_line
+    from engine.spark.io import scheme
+
+    row = tf.first_bad(raw, config.columns, config.topic, role).collect()
+    if not row:
+        return ""
+    value = row[0]["value"]
+    shown = repr(value) if value is None or len(value) <= 40 else f"{value[:40]!r}... ({len(value):,} chars)"
+    column = config.columns.value_size if role == "size" else config.columns.timestamp
+    local = config.fmt != "parquet" and scheme(config.input) in (None, "file") and bool(column)
+    where = value_line(config.input, config.fmt, str(column), value) if local and value is not None else None
+    return f" (first: {shown}{', ' + where if where else ''})"
 
 
 def _consumers(spark: SparkSession, config: LoadConfig, windows: Any) -> tuple[pd.DataFrame, dict[str, str]]:
@@ -131,17 +144,19 @@ def _consumers(spark: SparkSession, config: LoadConfig, windows: Any) -> tuple[p
 
     if not config.consumers:
         return pd.DataFrame(), {}
-    rows, skipped = consumer_assignments(config.topic_name, config.partitions, config.consumers, config.strategies)
+    rows, skipped = consumer_assignments(config.topic_name, config.partitions, config.consumers,
+                                         config.strategies)
     if not rows:
         return pd.DataFrame(), skipped
     assignments = spark.createDataFrame(rows, tf.ASSIGNMENT_SCHEMA)
     return tf.consumer_load(windows, assignments, config.window_s).toPandas(), skipped
 
 
-def _sorted(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+def _sorted(frame: pd.DataFrame, by: list[str], order: dict[str, int] | None = None) -> pd.DataFrame:
     if frame.empty:
         return frame.reset_index(drop=True)
-    return frame.sort_values(by, kind="mergesort").reset_index(drop=True)
+    rank = (lambda col: col.map(order) if col.name == "strategy" else col) if order else None
+    return frame.sort_values(by, key=rank, kind="mergesort").reset_index(drop=True)
 
 
 def _result(
@@ -154,27 +169,29 @@ def _result(
 ) -> LoadResult:
     import pandas as pd
 
-    from engine.spark.report import complete_partitions, max_consumer_load, summary_document
+    from engine.spark.report import complete_partitions, summary_document
 
-    load = load.assign(null_key_messages=load["messages"] - load["keyed_messages"]) if not load.empty else load
+    if not load.empty:
+        load = load.assign(null_key_messages=load["messages"] - load["keyed_messages"])
     per_count = complete_partitions(load.to_dict("records"), config.partitions, PARTITION_FIELDS)
-    partitions = pd.DataFrame(
-        [{"num_partitions": n, **row} for n, rows in per_count.items() for row in rows]
-    )
-    consumers = _sorted(consumers, ["strategy", "consumers", "num_partitions", "member"])
-    if not consumers.empty:
-        order = {s: i for i, s in enumerate(config.strategies)}
-        consumers = consumers.sort_values(
-            ["strategy", "consumers", "num_partitions", "member"],
-            key=lambda col: col.map(order) if col.name == "strategy" else col, kind="mergesort",
-        ).reset_index(drop=True)
+    partitions = pd.DataFrame([{"num_partitions": n, **row} for n, rows in per_count.items() for row in rows])
+    order = {s: i for i, s in enumerate(config.strategies)}
+    consumers = _sorted(consumers, ["strategy", "consumers", "num_partitions", "member"], order)
     hot = _sorted(hot, ["num_partitions", "partition", "rank"])
     summary = summary_document(totals["rows"], totals["null_keys"], per_count)
+    return LoadResult(summary, _report(config, totals, consumers, skipped), partitions, hot, consumers)
+
+
+def _report(config: LoadConfig, totals: dict[str, Any], consumers: pd.DataFrame,
+            skipped: dict[str, str]) -> dict[str, Any]:
+    from engine.spark.report import max_consumer_load
+
     timed = totals["first_ts"] is not None
-    report = {
+    return {
         "config": _config_json(config),
         "rows": int(totals["rows"]),
         "null_keys": int(totals["null_keys"]),
+        "null_key_model": {"mode": config.null_keys, "producers": config.producers, "seed": config.seed},
         "time_range": [str(totals["first_ts"]), str(totals["last_ts"])] if timed else None,
         "peaks": timed,
         "max_consumer_peak_messages_per_s": [
@@ -183,7 +200,6 @@ def _result(
         ] if timed and not consumers.empty else [],
         "skipped_strategies": skipped,
     }
-    return LoadResult(summary, report, partitions, hot, consumers)
 
 
 def _config_json(config: LoadConfig) -> dict[str, Any]:
@@ -227,113 +243,6 @@ def run(
         check_output(output)
     result = compute(spark, config, on_stage)
     if output is not None:
-        (on_stage or (lambda _n: None))("writing the output")
+        (on_stage or (lambda _n: None))(STEPS[5])
         write(result, output)
     return result
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What a background run is doing: the pipeline step and Spark's task counts for its jobs."""
-
-    step: str
-    step_index: int
-    steps: int
-    tasks_done: int
-    tasks_total: int
-    active_stages: tuple[str, ...]
-    minimum: float = 0.0  # the last fraction shown: new stages must not move the bar backwards
-
-    @property
-    def fraction(self) -> float:
-        stage_share = self.tasks_done / self.tasks_total if self.tasks_total else 0.0
-        return max(self.minimum, min(1.0, (self.step_index + min(stage_share, 0.99)) / self.steps))
-
-    def text(self) -> str:
-        tasks = f" · Spark tasks {self.tasks_done}/{self.tasks_total}" if self.tasks_total else ""
-        stages = f" · {', '.join(self.active_stages)}" if self.active_stages else ""
-        return f"{self.step}{tasks}{stages}"
-
-
-STEPS = ("starting Spark", "reading the input", "hashing keys and counting per partition and window",
-         "finding hot keys", "joining with the group's assignments", "writing the output")
-
-
-class BackgroundRun:
-    """``compute`` (and optionally ``write``) in a thread; ``progress()`` polls Spark's statusTracker.
-
-    Under Spark Connect there is no statusTracker; progress then shows the pipeline step only.
-    """
-
-    def __init__(self, spark: SparkSession, config: LoadConfig, output: str | None = None) -> None:
-        import threading
-        import uuid
-
-        self.spark, self.config, self.output = spark, config, output
-        self.group = f"kpl-load-{uuid.uuid4().hex[:8]}"
-        self.step = STEPS[1]
-        self._shown = 0.0
-        self.result: LoadResult | None = None
-        self.error: BaseException | None = None
-        self._thread = threading.Thread(target=self._work, name=self.group, daemon=True)
-
-    def start(self) -> BackgroundRun:
-        self._thread.start()
-        return self
-
-    @property
-    def done(self) -> bool:
-        return not self._thread.is_alive()
-
-    def join(self, timeout: float | None = None) -> None:
-        self._thread.join(timeout)
-
-    def _on_stage(self, name: str) -> None:
-        self.step = name
-
-    def _work(self) -> None:
-        from engine.spark.session import spark_context_or_none
-
-        try:
-            context = spark_context_or_none(self.spark)
-            if context is not None:
-                context.setJobGroup(self.group, "Kafka Partition Lab load", interruptOnCancel=True)  # type: ignore[attr-defined]
-            self.result = run(self.spark, self.config, self.output, self._on_stage)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller
-            self.error = exc
-
-    def cancel(self) -> None:
-        from engine.spark.session import spark_context_or_none
-
-        context = spark_context_or_none(self.spark)
-        if context is not None:
-            context.cancelJobGroup(self.group)  # type: ignore[attr-defined]
-
-    def progress(self) -> Progress:
-        from engine.spark.session import spark_context_or_none
-
-        done = total = 0
-        active: list[str] = []
-        context = spark_context_or_none(self.spark)
-        if context is not None:
-            tracker = context.statusTracker()  # type: ignore[attr-defined]
-            for job_id in tracker.getJobIdsForGroup(self.group):
-                info = tracker.getJobInfo(job_id)
-                for stage_id in info.stageIds if info else ():
-                    stage = tracker.getStageInfo(stage_id)
-                    if stage is None:
-                        continue
-                    done += stage.numCompletedTasks
-                    total += stage.numTasks
-                    if stage.numActiveTasks:
-                        active.append(f"stage {stage_id}: {stage.numCompletedTasks}/{stage.numTasks} tasks")
-        index = STEPS.index(self.step) if self.step in STEPS else 1
-        progress = Progress(self.step, index, len(STEPS), done, total, tuple(active[:3]), self._shown)
-        self._shown = progress.fraction
-        return progress
-
-
-if __name__ == "__main__":
-    from engine.spark.cli import main
-
-    sys.exit(main(sys.argv[1:]))

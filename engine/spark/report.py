@@ -4,11 +4,10 @@ shape of ../shared/spec/README.md section 8, and the recommendation.
 Example — the recommendation picks the fewest consumers (then the fewest partitions) whose
 busiest consumer stays under the target::
 
-    >>> rows = [
-    ...     {"strategy": "range", "consumers": 2, "num_partitions": 12, "member": "C0", "peak_messages_per_s": 90.0},
-    ...     {"strategy": "range", "consumers": 2, "num_partitions": 12, "member": "C1", "peak_messages_per_s": 60.0},
-    ...     {"strategy": "range", "consumers": 3, "num_partitions": 12, "member": "C0", "peak_messages_per_s": 50.0},
-    ... ]
+    >>> def row(consumers, member, peak):
+    ...     return {"strategy": "range", "consumers": consumers, "num_partitions": 12, "member": member,
+    ...             "peak_messages_per_s": peak}
+    >>> rows = [row(2, "C0", 90.0), row(2, "C1", 60.0), row(3, "C0", 50.0)]
     >>> best = recommend(rows, target=80.0)
     >>> (best.consumers, best.num_partitions, best.max_load, best.meets_target)
     (3, 12, 50.0, True)
@@ -43,7 +42,7 @@ def group_scenario(topic: str, num_partitions: int, consumers: int) -> dict[str,
 def consumer_assignments(
     topic: str, counts: Sequence[int], consumer_counts: Sequence[int], strategies: Sequence[str]
 ) -> tuple[list[AssignmentRow], dict[str, str]]:
-    """Rows ``(strategy, consumers, num_partitions, member, partition)`` from ``engine.consumer.group.replay``.
+    """Rows ``(strategy, consumers, num_partitions, member, partition)`` from the group replay.
 
     A member that owns nothing gets one row with partition ``-1``.  A strategy the engine cannot
     run yet is left out and reported in the second value (strategy -> reason).
@@ -66,7 +65,9 @@ def consumer_assignments(
     return rows, skipped
 
 
-def _rows(strategy: str, consumers: int, n: int, assignment: Mapping[str, Sequence[Any]]) -> list[AssignmentRow]:
+def _rows(
+    strategy: str, consumers: int, n: int, assignment: Mapping[str, Sequence[Any]]
+) -> list[AssignmentRow]:
     out: list[AssignmentRow] = []
     for member in member_ids(consumers):
         owned = sorted(tp.partition for tp in assignment.get(member, []))
@@ -94,7 +95,9 @@ def _number(value: Any) -> Any:
     return int(value) if float(value).is_integer() and not isinstance(value, float) else value
 
 
-def summary_document(rows: int, null_keys: int, partitions: Mapping[int, list[dict[str, Any]]]) -> dict[str, Any]:
+def summary_document(
+    rows: int, null_keys: int, partitions: Mapping[int, list[dict[str, Any]]]
+) -> dict[str, Any]:
     """``summary.json`` exactly as the spec has it (keyed records only; bytes from the size column)."""
     return {
         "rows": int(rows),
@@ -120,7 +123,8 @@ class Recommendation:
         verdict = "keeps" if self.meets_target else "cannot keep (closest option)"
         return (
             f"{self.num_partitions} partitions with {self.consumers} consumers ({self.strategy}) "
-            f"{verdict} the busiest consumer at {self.max_load:,.1f} {metric} against a target of {self.target:,.1f}"
+            f"{verdict} the busiest consumer at {self.max_load:,.1f} {metric} "
+            f"against a target of {self.target:,.1f}"
         )
 
 

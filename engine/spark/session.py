@@ -3,9 +3,17 @@
 * **local** (the embedded default): ``local[2]`` in this process, sized for a 2-core laptop
   (2 GiB driver heap, 8 shuffle partitions, UI off unless asked for), ``PYSPARK_PYTHON`` set to
   the running interpreter (``sys.executable``) when it is not set;
-* **cluster**: ``--master spark://...|yarn|k8s://...`` or ``spark-submit engine/spark/job.py``
+* **cluster**: ``--master spark://...|yarn|k8s://...`` or ``spark-submit engine/spark/submit.py``
   (under spark-submit the master and memory it was given are kept);
 * **remote**: ``SPARK_REMOTE=sc://host:15002`` (Spark Connect) — unless a ``--master`` is given.
+
+Executors elsewhere need ``engine`` and its Python packages (numpy, pyarrow; numba optional: without
+it ``engine.producer.arrow`` uses numpy, same answers).  ``ship_engine`` sends a zip of ``engine/``
+(``addPyFile``, or ``addArtifacts`` under Connect); ``SessionOptions.python_env`` ships a packed
+virtualenv (``venv-pack``): ``spark.archives=<archive>#env`` and the executors' Python set to
+``./env/bin/python`` (under Connect: ``addArtifacts(..., archive=True)`` and
+``spark.sql.execution.pyspark.python``).  Only local mode points workers at this interpreter
+(``sys.executable``); elsewhere ``PYSPARK_PYTHON`` stays what the user set (Spark's default: ``python3``).
 
 Example::
 
@@ -29,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
 DEFAULT_MASTER = "local[2]"
@@ -48,6 +57,7 @@ class SessionOptions:
     shuffle_partitions: int = DEFAULT_SHUFFLE_PARTITIONS
     quiet: bool = True  # the JVM's own stderr (startup banner, log4j) goes to jvm_log_path()
     extra: tuple[tuple[str, str], ...] = ()  # further Spark settings, e.g. (("spark.buffer.size", "1m"),)
+    python_env: str | None = None  # packed virtualenv for the executors (path or URI of .tar.gz/.tar/.zip)
 
 
 def session_mode(options: SessionOptions, environ: Mapping[str, str] | None = None) -> str:
@@ -61,18 +71,35 @@ def session_mode(options: SessionOptions, environ: Mapping[str, str] | None = No
     return "local" if master.startswith("local") else "cluster"
 
 
+PYTHON_ENV_NAME = "env"  # where executors unpack ``python_env``: ./env/bin/python
+
+
 def jvm_log_path() -> Path:
     """Where the JVM's stderr goes when ``quiet`` (one file per process, in the temp dir)."""
     return Path(tempfile.gettempdir()) / f"kpl-spark-{os.getpid()}.log"
 
 
+def log_hint() -> str:
+    """`` (Spark log: <path>)`` when this process launched a JVM that wrote one; else empty (Connect)."""
+    path = jvm_log_path()
+    return f" (Spark log: {path})" if path.is_file() and path.stat().st_size else ""
+
+
+def runs_elsewhere(spark: SparkSession) -> bool:
+    """True when executors (or a Connect server) may not share this machine's disk."""
+    return _is_connect(spark) or not str(spark.sparkContext.master).startswith("local")
+
+
 def get_session(options: SessionOptions | None = None) -> SparkSession:
     """A SparkSession for ``options`` (reuses the active one: Spark allows one per process)."""
     options = options or SessionOptions()
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    mode = session_mode(options)
+    if mode == "local":
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    elif options.python_env is not None:
+        os.environ["PYSPARK_PYTHON"] = f"./{PYTHON_ENV_NAME}/bin/python"
     _export_pythonpath()
     logging.getLogger("py4j").setLevel(logging.ERROR)
-    mode = session_mode(options)
     if mode == "remote":
         return _remote_session(options)
     with _without_spark_remote(options.master is not None):
@@ -87,7 +114,7 @@ def get_session(options: SessionOptions | None = None) -> SparkSession:
     return spark
 
 
-def spark_context_or_none(spark: SparkSession) -> object | None:
+def spark_context_or_none(spark: SparkSession) -> SparkContext | None:
     """The SparkContext (for ``statusTracker``), or None under Spark Connect."""
     return None if _is_connect(spark) else spark.sparkContext
 
@@ -98,7 +125,7 @@ def ship_engine(spark: SparkSession) -> None:
     Local mode needs nothing (workers inherit ``PYTHONPATH``); a cluster or Spark Connect gets a zip
     of the package (``addPyFile`` / ``addArtifacts``), built once per process.
     """
-    master = "remote" if _is_connect(spark) else spark.sparkContext.master
+    master = "remote" if _is_connect(spark) else str(spark.sparkContext.master)
     if master.startswith("local"):
         return
     archive = _engine_zip()
@@ -113,13 +140,17 @@ def _is_connect(spark: SparkSession) -> bool:
 
 
 def _engine_zip() -> Path:
-    import shutil
+    """``engine/`` (sources only, no ``__pycache__``) as a zip, built once per process."""
+    import zipfile
 
-    target = Path(tempfile.gettempdir()) / f"kpl-engine-{os.getpid()}"
-    archive = target.with_suffix(".zip")
+    archive = Path(tempfile.gettempdir()) / f"kpl-engine-{os.getpid()}.zip"
     if not archive.exists():
         root = Path(__file__).resolve().parents[2]
-        shutil.make_archive(str(target), "zip", root_dir=root, base_dir="engine")
+        temp = archive.with_suffix(".tmp")
+        with zipfile.ZipFile(temp, "w", zipfile.ZIP_DEFLATED) as bundle:
+            for path in sorted((root / "engine").rglob("*.py")):
+                bundle.write(path, path.relative_to(root).as_posix())
+        temp.replace(archive)
     return archive
 
 
@@ -140,19 +171,29 @@ def stop_session() -> None:
         active.stop()
 
 
+SQL_CONF = {
+    "spark.sql.session.timeZone": "UTC",  # windows and timestamps do not depend on the host
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    # 100k-row Arrow batches: fewer round trips, and engine.producer.arrow's compiled kernel (>= 20k keys)
+    "spark.sql.execution.arrow.maxRecordsPerBatch": "100000",
+    # adaptive execution may coalesce the small shuffles behind the job's cached results too
+    "spark.sql.optimizer.canChangeCachedPlanOutputPartitioning": "true",
+}
+
+
 def _conf(options: SessionOptions, mode: str) -> dict[str, str]:
     conf = {
         "spark.ui.enabled": str(options.ui).lower(),
         "spark.ui.showConsoleProgress": "false",  # the progress bar would go to stderr
         "spark.log.level": "ERROR",
-        "spark.sql.session.timeZone": "UTC",  # windows and timestamps do not depend on the host
-        "spark.sql.shuffle.partitions": str(options.shuffle_partitions),
-        "spark.sql.execution.arrow.pyspark.enabled": "true",
-        # 100k-row Arrow batches: fewer round trips, and engine.producer.arrow's compiled kernel (>= 20k keys)
-        "spark.sql.execution.arrow.maxRecordsPerBatch": "100000",
+        **SQL_CONF,
     }
+    if mode == "local":  # a cluster keeps its own default (adaptive execution coalesces small shuffles)
+        conf["spark.sql.shuffle.partitions"] = str(options.shuffle_partitions)
     if mode in ("local", "cluster"):
         conf["spark.master"] = options.master or DEFAULT_MASTER
+    if options.python_env is not None and mode != "local":
+        conf["spark.archives"] = f"{options.python_env}#{PYTHON_ENV_NAME}"
     conf.update(dict(options.extra))
     if mode == "local":
         conf["spark.driver.memory"] = options.driver_memory
@@ -164,7 +205,21 @@ def _conf(options: SessionOptions, mode: str) -> dict[str, str]:
 def _remote_session(options: SessionOptions) -> SparkSession:
     from pyspark.sql import SparkSession
 
-    return SparkSession.builder.remote(os.environ["SPARK_REMOTE"]).appName(options.app_name).getOrCreate()
+    builder = SparkSession.builder.remote(os.environ["SPARK_REMOTE"]).appName(options.app_name)
+    spark = builder.getOrCreate()
+    for key, value in (*SQL_CONF.items(), *options.extra):
+        try:
+            spark.conf.set(key, value)
+        except Exception as exc:  # noqa: BLE001 - e.g. a static setting a Connect session cannot change
+            from engine.spark.config import LoadInputError
+            from engine.spark.io import short
+
+            raise LoadInputError(f"conf {key}: not settable in a Spark Connect session ({short(exc)})") \
+                from None
+    if options.python_env is not None:
+        spark.addArtifacts(f"{options.python_env}#{PYTHON_ENV_NAME}", archive=True)
+        spark.conf.set("spark.sql.execution.pyspark.python", f"{PYTHON_ENV_NAME}/bin/python")
+    return spark
 
 
 def _jvm_running() -> bool:

@@ -1,25 +1,23 @@
 """The pipeline's steps: typed ``DataFrame -> DataFrame`` functions, no IO inside (Kedro style).
 
-::
+One scan: the input is read once, into one aggregation; every figure comes from that aggregate::
 
-    records ──normalize──> key, value_size, ts ──with_window──> key, value_size, window
-            ──with_partitions──> + p12, p24 ...      (Kafka's murmur2 via mapInArrow, per Arrow batch)
-            ──partition_windows──> per (count, partition, window): messages, bytes, keyed ...
+    records ──normalize──> key, value_size, ts, size_ok, ts_ok
+            ──record_groups──> one row per (key, window) for keyed records, per (ts, value_size)
+                               for null-key records: messages, bytes, validity counts, first/last ts
+            ──with_partitions──> + p12, p24 ...   (Kafka's murmur2, an Arrow UDF: the key column only)
+      keyed ──keyed_windows──> per (count, partition, window)  ─┐
+    null keys ──null_key_windows──> per (count, partition, window) ─┴─ partition_windows
             ──partition_load──> per (count, partition): totals and peak rates
-    records ──key_load──> per key ──hot_keys──> top keys of every partition
+      keyed ──key_load──> per key (its partitions already known) ──hot_keys──> top keys per partition
     windows + assignment rows ──consumer_load──> per (strategy, consumers, count, member)
 
 Keyed records go where ``engine.producer.arrow.partitions_for_arrow`` says (the Java producer's
-``toPositive(murmur2(keyBytes)) % n``).  Null keys follow ``null_keys``:
+``toPositive(murmur2(keyBytes)) % n``), computed once per (key, window) group, not per record.
+Null-key records follow ``engine.spark.null_keys`` (a stated number of producers, independent of
+Spark's split) unless ``null_keys == "drop"``.
 
-* ``"sticky"`` — Kafka >= 3.3's built-in partitioner (KIP-794), simplified: each Spark task is
-  one producer that stays on a partition until ``batch.size`` (16,384) bytes of records went
-  there, then moves to a partition chosen uniformly at random (seeded, so reruns agree);
-* ``"round-robin"`` — the pre-2.4 ``DefaultPartitioner``: a per-producer counter from a random
-  start, ``toPositive(counter++) % n``;
-* ``"drop"`` — null keys are left out of the per-partition load (``partition == -1``).
-
-Worked example (asserted in tests/spark/test_transforms.py): with 12 partitions the keys
+Worked example (asserted in tests/spark/test_spark_transforms.py): with 12 partitions the keys
 ``"21"`` and ``""`` land on partitions 0 and 9 (``murmur2(b"") = 275646681``, ``% 12 = 9``).
 """
 
@@ -34,11 +32,23 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from engine.spark.io import ColumnSpec
+from engine.spark.config import ColumnSpec
 
-NULL_KEY_PARTITIONERS = ("sticky", "round-robin", "drop")
-BATCH_SIZE_BYTES = 16_384  # producer batch.size default
-RECORD_OVERHEAD_BYTES = 8  # approximate DefaultRecord framing of a key-less record without headers
+INTEGER_TYPES = ("tinyint", "smallint", "int", "bigint")
+UNIT_MS = {"ms": 1, "s": 1_000}
+# epoch milliseconds Spark can hold as a timestamp: years 0001..9999
+MIN_EPOCH_MS, MAX_EPOCH_MS = -62_135_596_800_000, 253_402_300_799_999
+WINDOW_SCHEMA = T.StructType([
+    T.StructField("num_partitions", T.IntegerType(), False),
+    T.StructField("partition", T.IntegerType(), False),
+    T.StructField("window", T.LongType(), True),
+    T.StructField("messages", T.LongType(), False),
+    T.StructField("bytes", T.LongType(), False),
+])
+ARROW_WINDOW_SCHEMA = pa.schema([
+    ("num_partitions", pa.int32(), False), ("partition", pa.int32(), False), ("window", pa.int64()),
+    ("messages", pa.int64(), False), ("bytes", pa.int64(), False),
+])
 
 
 def partition_column(num_partitions: int) -> str:
@@ -57,7 +67,7 @@ def normalize(df: DataFrame, columns: ColumnSpec, topic: str | None = None) -> D
     if topic is not None and columns.topic is not None:
         df = df.where(F.col(columns.topic) == F.lit(topic))
     size, size_ok = _value_size(df, columns)
-    ts, ts_ok = _timestamp(df, columns.timestamp)
+    ts, ts_ok = _timestamp(df, columns.timestamp, UNIT_MS[columns.timestamp_unit])
     return df.select(
         F.col(columns.key).alias("key"),
         size.alias("value_size"),
@@ -78,147 +88,190 @@ def _value_size(df: DataFrame, columns: ColumnSpec) -> tuple[Column, Column]:
     return F.coalesce(F.when(parsed >= 0, parsed), F.lit(0)), ok
 
 
-def _timestamp(df: DataFrame, name: str | None) -> tuple[Column, Column]:
+def _epoch(value: Column, factor: int) -> Column:
+    """Epoch ``value`` x ``factor`` milliseconds as a timestamp; null outside years 1..9999."""
+    millis = value * F.lit(factor)
+    inside = (value >= F.lit(MIN_EPOCH_MS // factor)) & (value <= F.lit(MAX_EPOCH_MS // factor))
+    return F.when(inside, F.timestamp_millis(F.when(inside, millis)))
+
+
+def _timestamp(df: DataFrame, name: str | None, factor: int) -> tuple[Column, Column]:
+    """Timestamps; integers (and all-digit text) are epoch ms, or epoch s with ``timestamp_unit="s"``."""
     if name is None:
         return F.lit(None).cast("timestamp"), F.lit(True)
     raw = F.col(name)
     kind = dict(df.dtypes)[name]
-    if kind in ("tinyint", "smallint", "int", "bigint"):
-        parsed = F.timestamp_millis(raw.cast("long"))
+    if kind in INTEGER_TYPES:
+        parsed = _epoch(raw.cast("long"), factor)
     elif kind == "string":
-        parsed = F.coalesce(raw.try_cast("timestamp"), F.try_to_timestamp(raw))
+        digits = F.trim(raw).rlike(r"^-?[0-9]{1,18}$")
+        parsed = F.when(digits, _epoch(F.trim(raw).try_cast("long"), factor)).otherwise(
+            F.coalesce(raw.try_cast("timestamp"), F.try_to_timestamp(raw)))
     else:
         parsed = raw.cast("timestamp")
     return parsed, raw.isNull() | parsed.isNotNull()
 
 
+def first_bad(df: DataFrame, columns: ColumnSpec, topic: str | None, role: str) -> DataFrame:
+    """The first record whose value size (``role="size"``) or timestamp is unusable: its text (error path)."""
+    if topic is not None and columns.topic is not None:
+        df = df.where(F.col(columns.topic) == F.lit(topic))
+    if role == "size":
+        name, ok = columns.value_size or columns.value, _value_size(df, columns)[1]
+    else:
+        name, ok = columns.timestamp, _timestamp(df, columns.timestamp, UNIT_MS[columns.timestamp_unit])[1]
+    return df.where(~ok).select(F.col(str(name)).cast("string").alias("value")).limit(1)
+
+
+# ---------------------------------------------------------------- the one scan
+
+
+def record_groups(records: DataFrame, window_s: int) -> DataFrame:
+    """The single aggregation over the input that every figure is derived from.
+
+    Keyed records: one row per (key, window).  Null-key records: one row per (window, ts,
+    value_size) — ``null_ts``/``null_size`` are set only for them — so the null-key producers can
+    replay them in send order.  Columns: key, window, null_ts, null_size, messages, bytes,
+    bad_sizes, bad_timestamps, first_ts, last_ts.
+    """
+    window = (F.floor(F.unix_micros("ts") / F.lit(window_s * 1_000_000)) * F.lit(window_s)).cast("long")
+    null_key = F.col("key").isNull()
+    return (
+        records.select(
+            "key", window.alias("window"),
+            F.when(null_key, F.unix_micros("ts")).alias("null_ts"),
+            F.when(null_key, F.col("value_size")).alias("null_size"),
+            "value_size", "ts", "size_ok", "ts_ok",
+        )
+        .groupBy("key", "window", "null_ts", "null_size")
+        .agg(
+            F.count(F.lit(1)).alias("messages"),
+            F.sum("value_size").alias("bytes"),
+            F.sum(F.when(~F.col("size_ok"), 1).otherwise(0)).alias("bad_sizes"),
+            F.sum(F.when(~F.col("ts_ok"), 1).otherwise(0)).alias("bad_timestamps"),
+            F.min("ts").alias("first_ts"),
+            F.max("ts").alias("last_ts"),
+        )
+    )
+
+
+def input_totals(groups: DataFrame) -> DataFrame:
+    """One row: ``rows``, ``null_keys``, ``bad_sizes``, ``bad_timestamps``, ``first_ts``, ``last_ts``."""
+    return groups.agg(
+        F.coalesce(F.sum("messages"), F.lit(0)).alias("rows"),
+        F.coalesce(F.sum(F.when(F.col("key").isNull(), F.col("messages"))), F.lit(0)).alias("null_keys"),
+        F.coalesce(F.sum("bad_sizes"), F.lit(0)).alias("bad_sizes"),
+        F.coalesce(F.sum("bad_timestamps"), F.lit(0)).alias("bad_timestamps"),
+        F.min("first_ts").alias("first_ts"),
+        F.max("last_ts").alias("last_ts"),
+    )
+
+
 # ---------------------------------------------------------------- key -> partition
 
 
-def with_partitions(
-    df: DataFrame, counts: Sequence[int], null_keys: str = "sticky", seed: int = 0
-) -> DataFrame:
-    """Add ``p<n>`` (int) for every partition count: Kafka's partition of each record's key."""
-    if null_keys not in NULL_KEY_PARTITIONERS:
-        raise ValueError(f"null_keys: must be one of {NULL_KEY_PARTITIONERS}, got {null_keys!r}")
-    fields = list(df.schema.fields) + [T.StructField(partition_column(n), T.IntegerType(), False) for n in counts]
-    has_size = "value_size" in df.columns
-    run = functools.partial(_partition_batches, tuple(counts), null_keys, seed, has_size)
-    return df.mapInArrow(run, T.StructType(fields))
+def with_partitions(df: DataFrame, counts: Sequence[int]) -> DataFrame:
+    """Add ``p<n>`` (int; -1 for a null key) for every partition count: Kafka's partition of the key.
+
+    An Arrow UDF over the key column alone: only the keys cross to Python and only the partition
+    numbers come back.
+    """
+    from pyspark.sql.functions import arrow_udf
+
+    names = [partition_column(n) for n in counts]
+    schema = T.StructType([T.StructField(name, T.IntegerType(), False) for name in names])
+    chosen = tuple(counts)
+
+    def place(keys: pa.Array) -> pa.Array:
+        return _partitions_of(chosen, keys)
+
+    placed = arrow_udf(place, schema)("key")
+    parts = [F.col(f"_placed.{name}").alias(name) for name in names]
+    return df.withColumn("_placed", placed).select(*df.columns, *parts)
 
 
-def _partition_batches(
-    counts: tuple[int, ...], null_keys: str, seed: int, has_size: bool, batches: Iterator[pa.RecordBatch]
-) -> Iterator[pa.RecordBatch]:
+def _partitions_of(counts: tuple[int, ...], keys: pa.Array) -> pa.Array:
     """Runs in the Python worker: one ``partitions_for_arrow`` call per batch and count."""
-    from pyspark import TaskContext
-
     from engine.producer.arrow import partitions_for_arrow
 
-    context = TaskContext.get()
-    task = context.partitionId() if context is not None else 0
-    producers = {n: NullKeyProducer(null_keys, n, seed, task) for n in counts}
-    for batch in batches:
-        keys = batch.column(batch.schema.get_field_index("key"))
-        sizes = batch.column(batch.schema.get_field_index("value_size")) if has_size else None
-        extra = []
-        for n in counts:
-            parts = partitions_for_arrow(keys, n)
-            producers[n].place(parts, sizes)
-            extra.append(pa.array(parts, pa.int32()))
-        names = batch.schema.names + [partition_column(n) for n in counts]
-        yield pa.RecordBatch.from_arrays(list(batch.columns) + extra, names=names)
+    columns = [pa.array(partitions_for_arrow(keys, n), pa.int32()) for n in counts]
+    return pa.StructArray.from_arrays(columns, names=[partition_column(n) for n in counts])
 
 
-class NullKeyProducer:
-    """Where one producer (one Spark task) sends its null-key records, in record order.
-
-    >>> producer = NullKeyProducer("round-robin", 4, seed=0, task=0)
-    >>> parts = np.array([-1, 3, -1, -1], dtype=np.int32)
-    >>> producer.place(parts, None)
-    >>> [int(p) for p in parts[[0, 2, 3]]] == [(producer.start + i) % 4 for i in range(3)]
-    True
-    """
-
-    def __init__(self, mode: str, num_partitions: int, seed: int, task: int) -> None:
-        self.mode = mode
-        self.n = num_partitions
-        self.rng = np.random.default_rng([seed, task, num_partitions])
-        self.start = int(self.rng.integers(0, 2**31))  # round-robin counter (toPositive already)
-        self.counter = self.start
-        self.current = int(self.rng.integers(0, num_partitions))  # sticky partition
-        self.produced = 0  # bytes sent to the sticky partition so far
-
-    def place(self, parts: np.ndarray, sizes: pa.Array | None) -> None:
-        """Fill the ``-1`` entries of ``parts`` (null keys) in place, unless mode is ``drop``."""
-        nulls = np.flatnonzero(parts < 0)
-        if nulls.size == 0 or self.mode == "drop":
-            return
-        if self.mode == "round-robin":
-            parts[nulls] = (self.counter + np.arange(nulls.size, dtype=np.int64)) % self.n
-            self.counter += int(nulls.size)
-            return
-        record = np.full(nulls.size, RECORD_OVERHEAD_BYTES, dtype=np.int64)
-        if sizes is not None:
-            record += np.asarray(sizes.to_numpy(zero_copy_only=False), dtype=np.int64)[nulls]
-        parts[nulls] = self._sticky(np.cumsum(record))
-
-    def _sticky(self, csum: np.ndarray) -> np.ndarray:
-        """KIP-794: stay until ``batch.size`` bytes went to the partition, then switch (count resets)."""
-        out = np.empty(csum.size, dtype=np.int32)
-        pos = 0
-        while pos < csum.size:
-            base = int(csum[pos - 1]) if pos else 0
-            last = int(np.searchsorted(csum, base + BATCH_SIZE_BYTES - self.produced, side="left"))
-            end = min(last + 1, csum.size)
-            out[pos:end] = self.current
-            self.produced += int(csum[end - 1]) - base
-            pos = end
-            if self.produced >= BATCH_SIZE_BYTES:
-                self.current = int(self.rng.integers(0, self.n))
-                self.produced = 0
-        return out
+def _long_form(df: DataFrame, counts: Sequence[int], keep: Sequence[str]) -> DataFrame:
+    """One row per row and partition count: ``keep`` + ``num_partitions``, ``partition``."""
+    pairs = F.explode(F.array(*[
+        F.struct(F.lit(n).alias("num_partitions"), F.col(partition_column(n)).alias("partition"))
+        for n in counts
+    ]))
+    return df.select(*keep, pairs.alias("placed")).select(*keep, "placed.num_partitions", "placed.partition")
 
 
 # ---------------------------------------------------------------- per-partition load
 
 
-def _long_form(df: DataFrame, counts: Sequence[int], keep: Sequence[str]) -> DataFrame:
-    """One row per record and partition count: ``keep`` + ``num_partitions``, ``partition``."""
-    pairs = F.explode(F.array(*[
-        F.struct(F.lit(n).alias("num_partitions"), F.col(partition_column(n)).alias("partition")) for n in counts
-    ]))
-    return df.select(*keep, pairs.alias("placed")).select(*keep, "placed.num_partitions", "placed.partition")
-
-
-def with_window(df: DataFrame, window_s: int, sizes: bool = True) -> DataFrame:
-    """Only what key placement and windowed counts need: ``key``, ``value_size`` (unless ``sizes`` is
-    False), ``window`` (start in epoch seconds, null without a timestamp) — fewer columns cross
-    the JVM <-> Python boundary in ``with_partitions``, which is where its time goes."""
-    window = (F.floor(F.unix_micros("ts") / F.lit(window_s * 1_000_000)) * F.lit(window_s)).cast("long")
-    return df.select("key", *(["value_size"] if sizes else []), window.alias("window"))
-
-
-def partition_windows(df: DataFrame, counts: Sequence[int]) -> DataFrame:
-    """Per (count, partition, window): messages and bytes, all records and keyed ones.
-
-    Input: ``with_partitions(with_window(...))``.  ``window`` is null for records without a
-    timestamp.  Rows with ``partition == -1`` (dropped null keys) are kept so totals stay
-    complete; per-partition views filter them.
-    """
-    if "value_size" not in df.columns:
-        df = df.withColumn("value_size", F.lit(0).cast("long"))
-    keyed = F.col("key").isNotNull()
+def keyed_windows(placed: DataFrame, counts: Sequence[int]) -> DataFrame:
+    """Per (count, partition, window): messages and bytes of keyed records (``placed``: keyed groups)."""
     return (
-        _long_form(df, counts, ("key", "value_size", "window"))
+        _long_form(placed, counts, ("window", "messages", "bytes"))
         .groupBy("num_partitions", "partition", "window")
-        .agg(
-            F.count(F.lit(1)).alias("messages"),
-            F.sum("value_size").alias("bytes"),
-            F.sum(F.when(keyed, 1).otherwise(0)).alias("keyed_messages"),
-            F.sum(F.when(keyed, F.col("value_size")).otherwise(0)).alias("keyed_bytes"),
-        )
+        .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"))
     )
+
+
+def null_key_windows(
+    groups: DataFrame, counts: Sequence[int], mode: str, producers: int, seed: int
+) -> DataFrame:
+    """Per (count, partition, window): null-key records placed by ``producers`` modelled producers."""
+    runs = groups.where(F.col("key").isNull()).select(
+        "window", "null_ts", "null_size", "messages",
+        F.pmod(F.xxhash64("null_ts", "null_size"), F.lit(producers)).cast("int").alias("producer"),
+    )
+    ordered = runs.repartition(max(1, min(producers, 8)), "producer").sortWithinPartitions(
+        "producer", "null_ts", "null_size")
+    replay = functools.partial(_place_null_runs, tuple(counts), mode, seed)
+    return (
+        ordered.mapInArrow(replay, WINDOW_SCHEMA)
+        .groupBy("num_partitions", "partition", "window")
+        .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"))
+    )
+
+
+def _place_null_runs(
+    counts: tuple[int, ...], mode: str, seed: int, batches: Iterator[pa.RecordBatch]
+) -> Iterator[pa.RecordBatch]:
+    """Runs in the Python worker: each producer's runs, in order, through its ``NullKeyProducer``s."""
+    from engine.spark.null_keys import NullKeyProducer
+
+    producers: dict[tuple[int, int], NullKeyProducer] = {}
+    for batch in batches:
+        owner = batch.column("producer").to_numpy(zero_copy_only=False)
+        messages = batch.column("messages").to_numpy(zero_copy_only=False)
+        sizes = batch.column("null_size").to_numpy(zero_copy_only=False).astype(np.int64)
+        windows = batch.column("window")
+        bounds = np.flatnonzero(np.diff(owner)) + 1
+        for lo, hi in zip(np.concatenate([[0], bounds]), np.concatenate([bounds, [batch.num_rows]])):
+            producer = int(owner[lo])
+            for n in counts:
+                model = producers.setdefault((producer, n), NullKeyProducer(mode, n, seed, producer))
+                seg = model.place(messages[lo:hi], sizes[lo:hi])
+                rows = seg.run + lo
+                columns = [pa.array(np.full(rows.size, n, dtype=np.int32)), pa.array(seg.partition),
+                           windows.take(pa.array(rows)), pa.array(seg.records),
+                           pa.array(seg.records * sizes[rows])]
+                yield pa.RecordBatch.from_arrays(columns, schema=ARROW_WINDOW_SCHEMA)
+
+
+def partition_windows(keyed: DataFrame, nulls: DataFrame | None) -> DataFrame:
+    """Per (count, partition, window): messages and bytes (all records placed there) and keyed-only."""
+    keyed = keyed.select("*", F.col("messages").alias("keyed_messages"), F.col("bytes").alias("keyed_bytes"))
+    parts = [keyed]
+    if nulls is not None:
+        parts.append(nulls.select("*", F.lit(0).cast("long").alias("keyed_messages"),
+                                  F.lit(0).cast("long").alias("keyed_bytes")))
+    merged = functools.reduce(DataFrame.unionByName, parts)
+    return merged.groupBy("num_partitions", "partition", "window").agg(
+        *[F.sum(c).alias(c) for c in ("messages", "bytes", "keyed_messages", "keyed_bytes")])
 
 
 def _peaks(window_s: int) -> list[Column]:
@@ -244,39 +297,25 @@ def partition_load(windows: DataFrame, window_s: int) -> DataFrame:
     )
 
 
-def input_totals(df: DataFrame) -> DataFrame:
-    """One row: ``rows``, ``null_keys``, ``bad_sizes``, ``bad_timestamps``, ``first_ts``, ``last_ts``."""
-    return df.agg(
-        F.count(F.lit(1)).alias("rows"),
-        F.sum(F.when(F.col("key").isNull(), 1).otherwise(0)).alias("null_keys"),
-        F.sum(F.when(~F.col("size_ok"), 1).otherwise(0)).alias("bad_sizes"),
-        F.sum(F.when(~F.col("ts_ok"), 1).otherwise(0)).alias("bad_timestamps"),
-        F.min("ts").alias("first_ts"),
-        F.max("ts").alias("last_ts"),
-    )
-
-
 # ---------------------------------------------------------------- hot keys
 
 
-def key_load(df: DataFrame) -> DataFrame:
-    """Per non-null key: messages and bytes."""
-    return (
-        df.where(F.col("key").isNotNull())
-        .groupBy("key")
-        .agg(F.count(F.lit(1)).alias("messages"), F.sum("value_size").alias("bytes"))
-    )
+def key_load(placed: DataFrame, counts: Sequence[int]) -> DataFrame:
+    """Per non-null key: its partitions (already computed), messages and bytes."""
+    parts = [partition_column(n) for n in counts]
+    totals = [F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes")]
+    return placed.groupBy("key", *parts).agg(*totals)
 
 
 def hot_keys(keys: DataFrame, counts: Sequence[int], top: int) -> DataFrame:
     """The ``top`` keys of every (count, partition) by messages (ties: bytes, then key bytes).
 
-    Columns: num_partitions, partition, rank (1 = hottest), key_text (the key as text; binary keys
-    that are not UTF-8 show as ``0x<hex>``), key_hex, messages, bytes.
+    ``keys``: ``key_load`` output.  Columns: num_partitions, partition, rank (1 = hottest), key_text
+    (the key as text; binary keys that are not UTF-8 show as ``0x<hex>``), key_hex, messages, bytes.
     """
     from pyspark.sql import Window
 
-    ranked = _long_form(with_partitions(keys, counts, "drop"), counts, ("key", "messages", "bytes"))
+    ranked = _long_form(keys, counts, ("key", "messages", "bytes"))
     key_bytes = F.col("key").cast("binary")
     order = Window.partitionBy("num_partitions", "partition").orderBy(
         F.desc("messages"), F.desc("bytes"), key_bytes.asc()

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.producer.murmur2 import partition_for_key
-from engine.spark.cli import parse_window
-from engine.spark.io import LoadInputError
+from engine.spark.config import LoadInputError, parse_window
 from engine.spark.sample import SampleSpec, generate_batches, write_sample
 from engine.spark.session import SessionOptions, session_mode
 

@@ -14,8 +14,8 @@ import pytest
 
 from engine.producer.murmur2 import partition_for_key
 from engine.spark import job, transforms
-from engine.spark.io import ColumnSpec, LoadInputError, precheck
-from engine.spark.job import LoadConfig
+from engine.spark.config import ColumnSpec, LoadConfig, LoadInputError
+from engine.spark.io import precheck
 from engine.spark.sample import SampleSpec, write_sample
 
 pytestmark = pytest.mark.spark
@@ -114,7 +114,8 @@ def test_wrong_types_are_named(spark: Any, tmp_path: Path) -> None:
     text_size = tmp_path / "sizes.csv"
     text_size.write_text("key,size\na,12\nb,twelve\n")
     cfg = LoadConfig(input=str(text_size), partitions=(3,), fmt="csv", columns=ColumnSpec(value_size="size"))
-    with pytest.raises(LoadInputError, match=r"^value size column 'size': 1 values are not integers >= 0$"):
+    with pytest.raises(LoadInputError, match=r"^value size column 'size': 1 values are not integers >= 0 "
+                                             r"\(first: 'twelve', sizes.csv line 3\)$"):
         job.compute(spark, cfg)
     header_only = tmp_path / "header.csv"
     header_only.write_text("key,size\n")

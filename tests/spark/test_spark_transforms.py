@@ -7,8 +7,6 @@ import random
 from collections import Counter
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
 import pytest
 
 from engine.producer.murmur2 import partition_for_key
@@ -23,49 +21,14 @@ def _random_key(rng: random.Random) -> str:
     return "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
 
 
-# ---------------------------------------------------------------- no Spark needed
-
-
-def test_null_key_round_robin_cycles_from_a_random_start() -> None:
-    producer = tf.NullKeyProducer("round-robin", 4, seed=0, task=0)
-    parts = np.array([-1, 3, -1, -1], dtype=np.int32)
-    producer.place(parts, None)
-    assert [int(p) for p in parts[[0, 2, 3]]] == [(producer.start + i) % 4 for i in range(3)]
-    assert parts[1] == 3
-    more = np.array([-1], dtype=np.int32)
-    producer.place(more, None)
-    assert more[0] == (producer.start + 3) % 4
-
-
-def test_null_key_sticky_switches_after_batch_size_bytes() -> None:
-    producer = tf.NullKeyProducer("sticky", 1000, seed=1, task=0)
-    first = producer.current
-    size = 992  # + 8 bytes overhead = 1,000 bytes a record -> a switch every 17 records (16,384 B)
-    parts = np.full(40, -1, dtype=np.int32)
-    producer.place(parts, pa.array([size] * 40))
-    assert list(parts[:17]) == [first] * 17
-    assert len(set(parts[17:34].tolist())) == 1 and len(set(parts[34:].tolist())) == 1
-    assert parts[17] != first or parts[34] != first  # 1000 partitions: a repeat of both is ~1e-6
-    assert producer.produced == 6 * 1000  # 40 records: 17 + 17 + 6 (the count resets at a switch)
-
-
-def test_null_key_drop_leaves_minus_one() -> None:
-    parts = np.array([-1, 5], dtype=np.int32)
-    tf.NullKeyProducer("drop", 8, 0, 0).place(parts, None)
-    assert parts.tolist() == [-1, 5]
-
-
 # ---------------------------------------------------------------- Spark
-
-pytestmark_spark = pytest.mark.spark
-
 
 @pytest.mark.spark
 def test_partition_parity_with_engine_10000_keys(spark: Any, seeded_rng: random.Random) -> None:
     keys = ["", "21", "ü", "中文", "🙂"] + [_random_key(seeded_rng) for _ in range(9_995)]
     rows = [(k,) for k in keys] + [(None,)]
     df = spark.createDataFrame(rows, "key string")
-    out = tf.with_partitions(df, COUNTS, null_keys="drop").toPandas()
+    out = tf.with_partitions(df, COUNTS).toPandas()
     assert list(out["key"][:-1]) == keys
     for n in COUNTS:
         expected = [partition_for_key(k, n) for k in keys] + [-1]
@@ -76,7 +39,7 @@ def test_partition_parity_with_engine_10000_keys(spark: Any, seeded_rng: random.
 def test_binary_keys_hash_their_bytes(spark: Any, seeded_rng: random.Random) -> None:
     keys = [b"", b"\xff\xfe", "ü".encode()] + [seeded_rng.randbytes(seeded_rng.randrange(0, 20)) for _ in range(500)]
     df = spark.createDataFrame([(bytearray(k),) for k in keys], "key binary")
-    out = tf.with_partitions(df, (12, 7), null_keys="drop").toPandas()
+    out = tf.with_partitions(df, (12, 7)).toPandas()
     assert out["p12"].tolist() == [partition_for_key(k, 12) for k in keys]
     assert out["p7"].tolist() == [partition_for_key(k, 7) for k in keys]
 
@@ -106,8 +69,8 @@ def _records(spark: Any) -> Any:
 @pytest.mark.spark
 def test_partition_load_totals_and_peaks(spark: Any) -> None:
     n = 2
-    hashed = tf.with_partitions(tf.with_window(_records(spark), 10), (n,), null_keys="drop")
-    windows = tf.partition_windows(hashed, (n,))
+    placed = tf.with_partitions(tf.record_groups(_records(spark), 10), (n,))
+    windows = tf.partition_windows(tf.keyed_windows(placed.where("key is not null"), (n,)), None)
     load = {r.partition: r.asDict() for r in tf.partition_load(windows, 10).collect()}
     expected_msgs: Counter[int] = Counter()
     expected_bytes: Counter[int] = Counter()
@@ -118,27 +81,40 @@ def test_partition_load_totals_and_peaks(spark: Any) -> None:
     assert {p: r["bytes"] for p, r in load.items()} == dict(expected_bytes)
     pa_ = partition_for_key("a", n)
     assert load[pa_]["peak_messages_per_s"] == pytest.approx(3 / 10)  # a's three records share a window
-    totals = tf.input_totals(_records(spark)).collect()[0]
+    totals = tf.input_totals(placed).collect()[0]
     assert (totals.rows, totals.null_keys, totals.bad_sizes, totals.bad_timestamps) == (7, 1, 0, 0)
+    # one row per (key, window) for keyed records, per (ts, size) for null-key ones
+    assert placed.count() == 5 and placed.where("key is null").collect()[0].null_size == 50
 
 
 @pytest.mark.spark
 def test_normalize_flags_bad_sizes_and_timestamps(spark: Any) -> None:
-    raw = spark.createDataFrame([("a", "12", "1700000000000"), ("b", "x", "yesterday"), ("c", "-3", None)],
+    raw = spark.createDataFrame([("a", "12", "1700000000000"), ("b", "x", "yesterday"), ("c", "-3", None),
+                                 ("d", "9" * 30, "9" * 5000), ("e", "1", " 2024-01-01T00:00:00Z ")],
                                 "k string, size string, t string")
     rows = tf.normalize(raw, ColumnSpec(key="k", value_size="size", timestamp="t")).collect()
-    assert [(r.value_size, r.size_ok) for r in rows] == [(12, True), (0, False), (0, False)]
-    assert [r.ts_ok for r in rows] == [False, False, True]  # epoch ms as *text* is not a timestamp
-    epoch = spark.createDataFrame([("a", 1_700_000_000_000)], "k string, t long")
-    ts = tf.normalize(epoch, ColumnSpec(key="k", timestamp="t")).collect()[0].ts
-    assert ts.replace(tzinfo=None) == dt.datetime(2023, 11, 14, 22, 13, 20)
+    assert [(r.value_size, r.size_ok) for r in rows] == [(12, True), (0, False), (0, False), (0, False), (1, True)]
+    assert [r.ts_ok for r in rows] == [True, False, True, False, True]  # epoch ms as text is a timestamp
+    assert rows[0].ts.replace(tzinfo=None) == dt.datetime(2023, 11, 14, 22, 13, 20)
+    epoch = spark.createDataFrame([("a", 1_700_000_000_000), ("b", 2**62)], "k string, t long")
+    ts = tf.normalize(epoch, ColumnSpec(key="k", timestamp="t")).collect()
+    assert ts[0].ts.replace(tzinfo=None) == dt.datetime(2023, 11, 14, 22, 13, 20)
+    assert (ts[1].ts, ts[1].ts_ok) == (None, False)  # beyond year 9999: refused, not an overflow
+
+
+@pytest.mark.spark
+def test_epoch_seconds_with_the_unit_option(spark: Any) -> None:
+    raw = spark.createDataFrame([("a", "1700000000", 1_700_000_000)], "k string, t string, n long")
+    for column in ("t", "n"):
+        row = tf.normalize(raw, ColumnSpec(key="k", timestamp=column, timestamp_unit="s")).collect()[0]
+        assert row.ts.replace(tzinfo=None) == dt.datetime(2023, 11, 14, 22, 13, 20), column
 
 
 @pytest.mark.spark
 def test_hot_keys_rank_by_messages_then_bytes_then_key(spark: Any) -> None:
     keys = spark.createDataFrame([("x", 5, 10), ("y", 5, 20), ("z", 9, 1), ("w", 5, 20)],
                                  "key string, messages long, bytes long")
-    top = tf.hot_keys(keys, (1,), top=3).orderBy("rank").collect()
+    top = tf.hot_keys(tf.with_partitions(keys, (1,)), (1,), top=3).orderBy("rank").collect()
     assert [(r.key_text, r.rank) for r in top] == [("z", 1), ("w", 2), ("y", 3)]
     assert top[0].key_hex == "7a"
 

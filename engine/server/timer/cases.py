@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.budgets import check_wheel
 from engine.errors import LimitError, ScenarioError
 from engine.server.timer.driver import simulate
 from engine.server.timer.model import (
@@ -40,6 +41,7 @@ def parse_case(payload: Any) -> tuple[WheelConfig, list[TaskSpec]]:
         raise LimitError(f"tasks: at most {MAX_TRACED_TASKS:,} tasks, got {len(raw_tasks):,}")
     tasks = [_parse_task(i, raw) for i, raw in enumerate(raw_tasks)]
     validate(config, tasks, MAX_TRACED_TASKS)
+    check_wheel(config.tick_ms, config.wheel_size, [t.delay_ms for t in tasks])  # the work budget
     return config, tasks
 
 
@@ -70,7 +72,8 @@ def placement_dict(placement: Placement, with_fired_key: bool = False) -> dict[s
     if placement.fired:
         return {"fired_immediately": True}
     out: dict[str, Any] = {"fired": False} if with_fired_key else {"fired_immediately": False}
-    out.update(level=placement.level, bucket=placement.bucket, bucket_expiration_ms=placement.bucket_expiration_ms)
+    out.update(level=placement.level, bucket=placement.bucket,
+               bucket_expiration_ms=placement.bucket_expiration_ms)
     return out
 
 

@@ -1,4 +1,8 @@
-"""Validation of a timer configuration and its tasks against the stated limits: one-line errors naming the field."""
+"""Validation of a timer configuration and its tasks against the stated limits.
+
+Errors are one line naming the field; a task id may be any 1..64-character string, lone surrogates
+included (it is only compared and echoed, and ``engine.inputs.encode_json`` escapes them on output).
+"""
 
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ def validate_config(config: WheelConfig) -> None:
 
 def _validate_task(i: int, task: TaskSpec, seen: set[str], previous_add_at: int, start_ms: int) -> None:
     if not isinstance(task.task_id, str) or not 1 <= len(task.task_id) <= MAX_TASK_ID_LENGTH:
-        raise ScenarioError(f"tasks[{i}].id: a string of 1..{MAX_TASK_ID_LENGTH} characters, got {task.task_id!r:.80}")
+        raise ScenarioError(f"tasks[{i}].id: a string of 1..{MAX_TASK_ID_LENGTH} characters, "
+                            f"got {task.task_id!r:.80}")
     if task.task_id in seen:
         raise ScenarioError(f"tasks[{i}].id: duplicate {task.task_id!r}")
     check_int_in(f"tasks[{i}].delay_ms", task.delay_ms, 0, MAX_DELAY_MS)
