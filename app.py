@@ -28,7 +28,7 @@ st.markdown(
 )
 
 st.subheader("Pages")
-for path in sorted(PAGES.glob("*.py")):
+for path in sorted(PAGES.glob("*.py"), key=lambda p: int(p.stem.split("_", 1)[0])):
     label = path.stem.split("_", 1)[-1].replace("_", " ")
     st.page_link(f"pages/{path.name}", label=label)
 

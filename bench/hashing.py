@@ -5,7 +5,8 @@
 
 Keys are Arrow string arrays: ``user-123456`` style ids, and UUIDs of variable length (canonical
 36 chars or 32 hex digits, half of them with an ``order-`` prefix: 32-42 bytes).  The vectorised
-path is timed (thread CPU time, best of 3 at 1M / 2 at 10M) end to end from the Arrow array (buffer extraction, null mask, murmur2, toPositive,
+path is timed (thread CPU time, best of 3 at 1M / 2 at 10M) end to end from the Arrow array
+(buffer extraction, null mask, murmur2, toPositive,
 ``% 12``); the scalar path and the baseline run per key over Python ``bytes`` (conversion excluded)
 on a subset and are extrapolated — the table says so.  Baseline: ``kafka.partitioner.default.murmur2``
 from the kafka-python package when importable, else a faithful copy of that function below.
@@ -140,7 +141,8 @@ def print_table(rows: list[dict[str, Any]], baseline_name: str) -> None:
         rate = r["keys"] / r["seconds"] / 1e6
         speedup = base[(r["data"], r["keys"])] / r["seconds"]
         timed = "all keys" if r["timed"] == r["keys"] else f"{r['timed']:,} keys, extrapolated"
-        print(f"{r['data']:<26}{r['keys']:>12,}  {r['path']:<42}{r['seconds']:>9.3f}{rate:>10.2f}{speedup:>10.0f}x  {timed}")
+        print(f"{r['data']:<26}{r['keys']:>12,}  {r['path']:<42}{r['seconds']:>9.3f}"
+              f"{rate:>10.2f}{speedup:>10.0f}x  {timed}")
 
 
 def main(argv: list[str]) -> None:
@@ -151,7 +153,8 @@ def main(argv: list[str]) -> None:
     rng = np.random.default_rng(20240926)
     start = time.perf_counter()
     partitions_for_arrow(user_ids(NUMBA_MIN_KEYS, rng), PARTITIONS)
-    print(f"numba kernels loaded in {time.perf_counter() - start:.2f} s (first call; on-disk cache after the first run)")
+    elapsed = time.perf_counter() - start
+    print(f"numba kernels loaded in {elapsed:.2f} s (first call; on-disk cache after the first run)")
     rows: list[dict[str, Any]] = []
     for count, repeat in [(1_000_000, 3)] + ([] if args.quick else [(10_000_000, 2)]):
         for name, make in [("user-123456", user_ids), ("UUID, 32-42 bytes", variable_uuids)]:

@@ -205,6 +205,12 @@ def parse_decimal(token: str, what: str, low: float = 0.0, high: float = 1e18) -
     return value
 
 
+def is_whole_number(text: str) -> bool:
+    """ASCII digits only, at most ``MAX_NUMBER_CHARS`` of them: ``is_whole_number("12")`` is true,
+    ``is_whole_number("²")`` (which ``str.isdigit`` accepts and ``int()`` refuses) is false."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_CHARS
+
+
 def parse_whole_number(text: str, what: str) -> int:
     """A non-negative integer typed or pasted by a user: ASCII digits only (``str.isdigit`` also accepts
     ``'²'``, which ``int()`` refuses), at most ``MAX_NUMBER_CHARS`` of them; else one ``InputError`` line."""

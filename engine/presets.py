@@ -26,7 +26,10 @@ ZIPF_EXPONENT = 1.0
 
 
 def skew_weights(partitions: int, skew: str) -> tuple[float, ...]:
-    """Per-partition load weights with mean 1.0: ``skew_weights(4, "one-hot") == (3.076923, 0.307692, 0.307692, 0.307692)``."""
+    """Per-partition load weights with mean 1.0.
+
+    ``skew_weights(4, "one-hot") == (3.076923, 0.307692, 0.307692, 0.307692)``.
+    """
     if partitions < 1:
         raise ScenarioError(f"skew: partitions must be >= 1, got {partitions}")
     if skew == "uniform":

@@ -16,7 +16,6 @@ Limits (also in README.md):
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -357,14 +356,3 @@ def loads_scenario(text: str | bytes) -> Scenario:
     except InputError as exc:
         raise ScenarioError(str(exc)) from None
     return parse_scenario(data)
-
-
-def __getattr__(name: str) -> Any:
-    """``STRATEGIES`` moved to the strategy registry (``engine.consumer.strategies.STRATEGY_NAMES``).
-
-    Resolved lazily (the registry imports the assignors, which import this module); kept only until
-    ``engine/spark`` and ``pages/6_Load.py`` import it from the registry.
-    """
-    if name == "STRATEGIES":
-        return importlib.import_module("engine.consumer.strategies").STRATEGY_NAMES
-    raise AttributeError(f"module 'engine.scenario' has no attribute {name!r}")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from engine.consumer.strategies import STRATEGY_NAMES
 from engine.errors import EngineError
-from engine.scenario import STRATEGIES
 from ui.layout import page_setup
 
 DATA_DIR = Path(__file__).resolve().parent.parent / ".data"
@@ -89,7 +89,7 @@ consumers_text = c2.text_input("Consumer counts", "2,3,4,6", key="load.consumers
 window = c3.selectbox("Peak window", WINDOWS, index=2, key="load.window",
                       help="peaks are the busiest window's count divided by its length")
 c1, c2, c3 = st.columns(3)
-strategies = c1.multiselect("Strategies", STRATEGIES, default=list(STRATEGIES), key="load.strategies")
+strategies = c1.multiselect("Strategies", STRATEGY_NAMES, default=list(STRATEGY_NAMES), key="load.strategies")
 null_keys = c2.selectbox(
     "Null-key records", ("sticky", "round-robin", "drop"), key="load.null_keys",
     help="sticky: Kafka 3.3+ built-in partitioner (switch after batch.size = 16 KB); round-robin: pre-2.4 "

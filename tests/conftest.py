@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from helpers import REPO  # noqa: F401  (puts the repo on sys.path)
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import REPO
 from streamlit.testing.v1 import AppTest
 
 from engine.presets import PRESETS, build_preset
 from engine.scenario import dumps_scenario, loads_scenario
+from helpers import REPO
 from ui.builder import members_frame, tables_to_scenario, topics_frame
 from ui.state import decode_scenario, encode_scenario
 
@@ -31,8 +31,10 @@ def current(at: AppTest):
 
 def test_home_links_every_page_and_starts_with_the_default_preset() -> None:
     at = run()
-    pages = sorted(p.name for p in (REPO / "pages").glob("*.py"))
-    assert len(at.get("page_link")) == len(pages) >= 2
+    pages = sorted((REPO / "pages").glob("*.py"), key=lambda p: int(p.stem.split("_", 1)[0]))
+    links = [link.proto.label for link in at.get("page_link")]
+    assert links == [p.stem.split("_", 1)[1].replace("_", " ") for p in pages]  # 9 before 10
+    assert len(links) >= 10
     assert current(at) == build_preset("seed-d")
 
 

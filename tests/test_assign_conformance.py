@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import load_vectors
 
 from engine.consumer.group import cli_assign
 from engine.consumer.invariants import violations
 from engine.scenario import TopicPartition, parse_scenario
+from helpers import load_vectors
 
 pytestmark = pytest.mark.conformance
 CASES: list[dict[str, Any]] = load_vectors("assign.json")["cases"]

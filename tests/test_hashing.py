@@ -11,7 +11,6 @@ import zlib
 import numpy as np
 import pyarrow as pa
 import pytest
-from helpers import REPO
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
@@ -32,6 +31,7 @@ from engine.producer.cli import MAX_CLI_KEYS, cli_hash
 from engine.producer.murmur2 import crc32, fnv1a, murmur2, partition_for_key
 from engine.producer.partitioners import PARTITIONERS, UNHASHED, client_partition, client_partitions
 from engine.producer.remap import client_disagreement, remap_curve, remap_share
+from helpers import REPO
 
 HYPOTHESIS_SEED = 20240926
 

@@ -1,15 +1,18 @@
-"""engine.producer and engine.coordinator against vectors produced by real Kafka (../shared/vectors/murmur2.json, coordinator.json)."""
+"""engine.producer and engine.coordinator against vectors produced by real Kafka.
+
+(../shared/vectors/murmur2.json, coordinator.json)
+"""
 
 from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from helpers import load_vectors
 
 from engine.coordinator.offsets_partition import coordinator_partition
 from engine.java.strings import string_hash_code, to_positive, utils_abs
 from engine.producer.arrow import murmur2_many, partitions_for_arrow
 from engine.producer.murmur2 import murmur2, partition_for_key
+from helpers import load_vectors
 
 
 @pytest.fixture(scope="module")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import load_vectors
 
 from engine.errors import ScenarioError
 from engine.presets import PRESETS, build_preset, detect_skew, skew_weights, spread_replica_racks
 from engine.scenario import dumps_scenario, loads_scenario, parse_scenario
+from helpers import load_vectors
 
 SEED_CASES = {"seed-a": "seed-a-range", "seed-b-4p": "seed-b-4p-range", "seed-b-3p": "seed-b-3p-roundrobin",
               "seed-c": "seed-c-roundrobin", "seed-d": "seed-d-sticky"}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers import load_vectors
 
 from engine.server.replicas import cli_replicas
+from helpers import load_vectors
 
 KEYS = ("brokers", "partitions", "replication_factor", "fixed_start_index", "start_partition_id")
 

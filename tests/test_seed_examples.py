@@ -53,7 +53,9 @@ def test_article_004_range_3_partitions_gives_c0_both_extras() -> None:
 def test_article_range_10_partitions_3_consumers() -> None:
     scenario = group({"t0": 10}, {"C0": ["t0"], "C1": ["t0"], "C2": ["t0"]})
     got = text(replay(scenario, "range").steps[0].assignment)
-    assert got == {"C0": ["t0-0", "t0-1", "t0-2", "t0-3"], "C1": ["t0-4", "t0-5", "t0-6"], "C2": ["t0-7", "t0-8", "t0-9"]}
+    assert got == {
+        "C0": ["t0-0", "t0-1", "t0-2", "t0-3"], "C1": ["t0-4", "t0-5", "t0-6"], "C2": ["t0-7", "t0-8", "t0-9"]
+    }
 
 
 def test_sticky_after_c1_leaves_kafka_not_the_article() -> None:

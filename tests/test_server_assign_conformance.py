@@ -8,9 +8,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-from helpers import load_vectors
 
 from engine.coordinator.target_assignment import cli_server_assign
+from helpers import load_vectors
 
 DROP = ("expected", "origin", "note", "step_ops", "id_style", "subscription_mode", "static_members")
 

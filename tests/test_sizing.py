@@ -26,12 +26,15 @@ from engine.sizing import (
     unavailability_s,
 )
 
-PRODUCER_OUT = """\
-249982 records sent, 49976.4 records/sec (47.66 MB/sec), 380.1 ms avg latency, 640.0 ms max latency.
-500000 records sent, 49985.004499 records/sec (47.67 MB/sec), 373.25 ms avg latency, 632.00 ms max latency, 355 ms 50th, 590 ms 95th, 623 ms 99th, 630 ms 99.9th.
-"""
-CONSUMER_OUT = """\
-start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
+PRODUCER_OUT = (
+    "249982 records sent, 49976.4 records/sec (47.66 MB/sec), 380.1 ms avg latency, 640.0 ms max latency.\n"
+    "500000 records sent, 49985.004499 records/sec (47.67 MB/sec), 373.25 ms avg latency, 632.00 ms max latency,"
+    " 355 ms 50th, 590 ms 95th, 623 ms 99th, 630 ms 99.9th.\n"
+)
+CONSUMER_OUT = (
+    "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec,"
+    " rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec\n"
+) + """\
 2024-10-25 10:00:00:000, 2024-10-25 10:00:08:000, 95.3674, 11.9209, 100000, 12500.0000, 3000, 5000, 19.0735, 20000.0000
 """
 OLD_CONSUMER_OUT = """\

@@ -9,7 +9,6 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from helpers import REPO
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from engine.server.timer.frames import bucket_windows, wheel_frames
 from engine.server.timer.model import MAX_TRACED_TASKS, TaskSpec, WheelConfig
 from engine.server.timer.system_timer import HeapTimer, WheelTimer
 from engine.server.timer.workloads import kafka_preset, random_tasks
+from helpers import REPO
 
 HYPOTHESIS_SEED = 20240928
 

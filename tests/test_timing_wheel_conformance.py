@@ -8,9 +8,9 @@ import sys
 from typing import Any
 
 import pytest
-from helpers import REPO, load_vectors
 
 from engine.server.timer.cases import cli_wheel
+from helpers import REPO, load_vectors
 
 INPUT_KEYS = ("tick_ms", "wheel_size", "start_ms", "tasks")
 

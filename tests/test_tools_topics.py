@@ -99,3 +99,10 @@ def test_confluent_fields_and_unknown_fields_are_listed() -> None:
 def test_bad_lines_name_their_line(text: str, message: str) -> None:
     with pytest.raises(PasteError, match=message):
         parse_text(text)
+
+
+@pytest.mark.parametrize("count", ["²", "٣", "9" * 5000])
+def test_digits_int_refuses_are_a_line_error_not_a_traceback(count: str) -> None:
+    line = f"Topic: orders\tTopicId: x\tPartitionCount: {count}\tReplicationFactor: 3\tConfigs:\n"
+    with pytest.raises(PasteError, match="line 1: PartitionCount must be a whole number"):
+        parse_text(line)

@@ -234,7 +234,9 @@ def _parse_topics(where: str, raw: Any) -> dict[str, int]:
     for name, count in raw.items():
         _name(f"{where}[{name!r}]", name)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_PARTITIONS_PER_TOPIC:
-            raise ScenarioError(f"{where}[{name!r}]: partitions must be 1..{MAX_PARTITIONS_PER_TOPIC}, got {_short(count)}")
+            raise ScenarioError(
+                f"{where}[{name!r}]: partitions must be 1..{MAX_PARTITIONS_PER_TOPIC}, got {_short(count)}"
+            )
     total = sum(raw.values())
     if total > MAX_PARTITIONS_PER_STEP:
         raise LimitError(f"{where}: at most {MAX_PARTITIONS_PER_STEP} partitions per step, got {total}")

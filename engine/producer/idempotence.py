@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.errors import LimitError, ScenarioError
+from engine.inputs import is_whole_number
 from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumulator
 from engine.producer.producer_config import ProducerSettings, resolve
 from engine.producer.sender import FAULTS, PRODUCER_ID, Sender
@@ -360,7 +361,7 @@ def parse_fault_lines(text: str) -> list[dict[str, Any]]:
     faults = []
     for n, line in enumerate(t for t in text.splitlines() if t.strip()):
         number, _, kind = line.partition(",")
-        if not number.strip().isdigit():
+        if not is_whole_number(number.strip()):
             raise ScenarioError(f"faults line {n + 1}: expected 'request number, kind', got {line.strip()!r}")
         faults.append({"request": int(number), "kind": kind.strip()})
     return faults

@@ -75,7 +75,8 @@ class ProducerConfig:
         _range("bucket_ms", self.bucket_ms, 1, self.duration_ms)
         if len(self.broker_latency_ms) != self.brokers:
             raise ScenarioError(
-                f"broker_latency_ms: expected one latency per broker ({self.brokers}), got {len(self.broker_latency_ms)}"
+                f"broker_latency_ms: expected one latency per broker ({self.brokers}), "
+                f"got {len(self.broker_latency_ms)}"
             )
         for b, latency in enumerate(self.broker_latency_ms):
             if not 0 <= latency <= 60_000:
@@ -114,7 +115,8 @@ class ProducerRun:
         return self.records.sum(axis=0)
 
     def broker_share(self) -> np.ndarray:
-        per_broker = np.bincount(self.leaders, weights=self.records_per_partition, minlength=int(self.leaders.max()) + 1)
+        size = int(self.leaders.max()) + 1
+        per_broker = np.bincount(self.leaders, weights=self.records_per_partition, minlength=size)
         total = per_broker.sum()
         return per_broker / total if total else per_broker
 

@@ -38,7 +38,8 @@ def remap_curve(keys: Any, from_partitions: int, to_counts: Sequence[int]) -> li
     if len(h) == 0:
         return [(int(m), 0.0) for m in to_counts]
     base = h % np.uint32(check_partition_count(from_partitions, "from_partitions"))
-    return [(int(m), float((h % np.uint32(check_partition_count(m, "to_partitions")) != base).mean())) for m in to_counts]
+    moved = [(h % np.uint32(check_partition_count(m, "to_partitions")) != base).mean() for m in to_counts]
+    return [(int(m), float(share)) for m, share in zip(to_counts, moved)]
 
 
 def _keyed_mask(keys: Any) -> np.ndarray:

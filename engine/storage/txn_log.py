@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.errors import LimitError, ScenarioError
+from engine.inputs import is_whole_number
 from engine.storage.producer_state import ProducerStateManager
 
 MAX_OPERATIONS: Final = 200
@@ -125,7 +126,7 @@ def parse_operations(text: str, transactional: str, partitions: int = 2) -> dict
     for line in (t for t in text.splitlines() if t.strip()):
         producer, _, rest = line.partition(",")
         words = rest.split()
-        if words[:1] == ["send"] and len(words) == 3 and words[1].isdigit() and words[2].isdigit():
+        if words[:1] == ["send"] and len(words) == 3 and is_whole_number(words[1]) and is_whole_number(words[2]):
             ops.append(
                 {
                     "op": "send",

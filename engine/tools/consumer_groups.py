@@ -61,8 +61,8 @@ _STATE_ROW = re.compile(
     r"(?P<state>Stable|Empty|Dead|PreparingRebalance|CompletingRebalance|Assigning|Reconciling|Unknown)"
     r"(?:\s+(?P<epoch>-|\d+)\s+(?P<target_epoch>-|\d+))?\s+(?P<members>\d+)\s*$"
 )
-_INTEGER = re.compile(r"-?\d{1,19}")
-_NUMBER = re.compile(r"-|-?\d{1,19}")
+_INTEGER = re.compile(r"-?\d{1,19}", re.ASCII)
+_NUMBER = re.compile(r"-|-?\d{1,19}", re.ASCII)
 _OLD_ASSIGNMENT = re.compile(rf"({TOPIC_NAME})?\(([0-9,]*)\)")
 UNUSED_COLUMNS = {
     "CURRENT-OFFSET": "committed offsets are not part of a scenario (the lag becomes partition weights)",

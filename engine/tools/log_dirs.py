@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.inputs import is_whole_number
 from engine.tools.records import Imported, Unused, line_error
 
 PREAMBLE = (
@@ -52,7 +53,7 @@ def _field(obj: Any, key: str, kind: type | tuple[type, ...], number: int, where
 
 def _partition_name(text: str, number: int, where: str) -> tuple[str, int]:
     topic, sep, partition = text.rpartition("-")
-    if not sep or not topic or not partition.isdigit():
+    if not sep or not topic or not is_whole_number(partition):
         raise line_error(number, f"{where}.partition: expected '<topic>-<partition>', got {text!r}")
     return topic, int(partition)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from engine.inputs import is_whole_number
 from engine.scenario import is_legal_topic_name
 from engine.tools.records import Imported, Unused, line_error, shorten
 
@@ -92,7 +93,7 @@ def fields_of(line: str) -> dict[str, str]:
 
 def _int(fields: dict[str, str], key: str, number: int) -> int:
     text = fields.get(key, "")
-    if not text.isdigit():
+    if not is_whole_number(text):
         raise line_error(number, f"{key} must be a whole number, got {shorten(text, 40)!r}")
     return int(text)
 

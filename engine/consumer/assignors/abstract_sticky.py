@@ -85,7 +85,9 @@ class AbstractStickyAssignor:
         for consumer, subscription in subscriptions.items():
             if not reference:
                 reference.update(subscription.topics)
-            elif all_equal and not (len(subscription.topics) == len(reference) and reference.issuperset(subscription.topics)):
+            elif all_equal and not (
+                len(subscription.topics) == len(reference) and reference.issuperset(subscription.topics)
+            ):
                 all_equal = False
             data = self.member_data(subscription)
             generation = data.generation if data.generation is not None else DEFAULT_GENERATION

@@ -260,7 +260,9 @@ class GeneralAssignmentBuilder:
                 return True
         return False
 
-    def _maybe_assign(self, partitions: list[TopicPartition], use_racks: bool, remove_assigned: bool) -> list[TopicPartition]:
+    def _maybe_assign(
+        self, partitions: list[TopicPartition], use_racks: bool, remove_assigned: bool
+    ) -> list[TopicPartition]:
         left = []
         for tp in partitions:
             if not self.topic_consumers[tp.topic]:

@@ -11,8 +11,8 @@ expirations come out in exactly Kafka's order.
 Virtual time (the vectors' driver, ../shared/vectors/README.md): tasks are added in list order at
 ``add_at_ms`` (default ``start_ms``); when ``add_at_ms`` is later than the current virtual now,
 every bucket expiring up to it is processed first by an always-on-time reaper (two adds at the same
-instant see the same wheel); optional ``cancel_at_ms`` (not in the vectors) cancels a waiting task; after the last add, time jumps from one bucket expiration to
-the next (never tick by tick) until the timer is empty.  Virtual ``now`` never goes backwards: a
+instant see the same wheel); optional ``cancel_at_ms`` (not in the vectors) cancels a waiting task;
+after the last add, time jumps from one bucket expiration to the next (never tick by tick) until the timer is empty.  Virtual ``now`` never goes backwards: a
 bucket that expired before the current ``now`` (the wheel clock lags the add times) is drained at
 ``now``.
 
