@@ -84,8 +84,9 @@ def outcomes(scenario: Scenario, assignor: Assignor) -> list[StepOutcome]:
     """Every step of ``scenario`` under ``assignor`` (server assignors may raise ``ASSIGNMENT_ERRORS``)."""
     if assignor.group_protocol == "classic":
         steps = replay(scenario, assignor.name).steps
+        before = [{m: list(tps) for m, tps in scenario.current_assignment.items()}] + [s.assignment for s in steps]
         return [StepOutcome(s.assignment, s.moved, s.moved_from_remaining,
-                            revocations(steps[i - 1].assignment, s) if i else {}, s.rounds, s.converged)
+                            revocations(before[i], s), s.rounds, s.converged)
                 for i, s in enumerate(steps)]
     return [StepOutcome(s.assignment, s.moved, s.moved_from_remaining,
                         revoked(s.current_assignment, s.assignment))

@@ -101,12 +101,15 @@ class GroupState:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A rebalance sequence: step 0 is the first rebalance of a new group."""
+    """A rebalance sequence: step 0 is the first rebalance of a new group, or, when
+    ``current_assignment`` is given (an imported group), a rebalance of a group whose members already
+    own those partitions (what they report as owned, and what sticky's user data remembers)."""
 
     steps: tuple[GroupState, ...]
     name: str = ""
     description: str = ""
     weights: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    current_assignment: dict[str, tuple[TopicPartition, ...]] = field(default_factory=dict)
 
     @property
     def first(self) -> GroupState:
@@ -140,6 +143,7 @@ class _ScenarioIn(BaseModel):
     partition_racks: dict[StrictStr, list[list[StrictStr]]] | None = None
     steps: list[_StepIn] | None = None
     weights: dict[StrictStr, list[float]] | None = None
+    current_assignment: dict[StrictStr, list[StrictStr]] | None = None
 
 
 def _describe(value: Any) -> str:
@@ -279,6 +283,33 @@ def _check_weights(weights: dict[str, list[float]], topics: dict[str, int]) -> d
     return out
 
 
+def check_current_assignment(
+    current: dict[str, list[str]], first: GroupState
+) -> dict[str, tuple[TopicPartition, ...]]:
+    """What step 0's members own before it: known members, existing partitions, each owned once."""
+    members = {m.id for m in first.members}
+    owner: dict[TopicPartition, str] = {}
+    out: dict[str, tuple[TopicPartition, ...]] = {}
+    for member, names in current.items():
+        where = f"current_assignment[{_describe(member)}]"
+        if member not in members:
+            raise ScenarioError(f"{where}: not a member of the first step")
+        for j, text in enumerate(names):
+            try:
+                tp = TopicPartition.parse(text)
+            except ScenarioError as exc:
+                raise ScenarioError(f"{where}[{j}]: {exc}") from None
+            if not 0 <= tp.partition < first.topics.get(tp.topic, 0):
+                raise ScenarioError(f"{where}[{j}]: no partition {text!r} in the first step's topics")
+            if tp in owner:
+                raise ScenarioError(f"{where}[{j}]: {text!r} is already owned by {owner[tp]!r}")
+            owner[tp] = member
+    for tp, member in owner.items():
+        out.setdefault(member, ())
+        out[member] += (tp,)
+    return out
+
+
 def _check_counts_first(data: dict[str, Any]) -> None:
     """Steps, members and topics counted before the model validates a million of them."""
     steps = data.get("steps")
@@ -316,7 +347,8 @@ def parse_scenario(data: Any) -> Scenario:
         one = _StepIn(topics=raw.topics, members=raw.members, partition_racks=raw.partition_racks)
         steps = (_build_step("", one),)
     weights = _check_weights(raw.weights or {}, steps[0].topics)
-    return Scenario(steps=steps, name=raw.name, description=raw.description, weights=weights)
+    current = check_current_assignment(raw.current_assignment or {}, steps[0])
+    return Scenario(steps, raw.name, raw.description, weights, current)
 
 
 def _member_json(m: Member) -> dict[str, Any]:
@@ -338,6 +370,8 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
         out["steps"] = [_step_json(s) for s in scenario.steps]
     if scenario.weights:
         out["weights"] = {t: list(w) for t, w in scenario.weights.items()}
+    if scenario.current_assignment:
+        out["current_assignment"] = {m: [str(tp) for tp in tps] for m, tps in scenario.current_assignment.items()}
     return out
 
 

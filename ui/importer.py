@@ -250,8 +250,8 @@ def _preview(data: Imported) -> None:
         g = result.group
         st.caption(
             f"Group {g.group_id!r}: state {g.state or 'not shown'}, assignor {g.assignor or 'not shown'}, "
-            f"protocol {g.protocol or 'not shown'}. The current assignment is shown here; step 0 of the "
-            "scenario is the group as its assignor would form it anew."
+            f"protocol {g.protocol or 'not shown'}. The scenario starts from the current assignment below: "
+            "step 0 is the next rebalance of this running group (what each strategy keeps or moves)."
         )
         st.dataframe(_assignment_table(result), hide_index=True, width="stretch")
     for note in result.notes:

@@ -13,6 +13,7 @@ leaves.  ``replay`` reports for step 1 ``moved == 3`` (C1's three partitions) an
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +106,19 @@ class GroupReplay:
         self.leader: str | None = None
         self.previous: Assignment | None = None
 
+    def seed(self, state: GroupState, current: Mapping[str, Sequence[TopicPartition]]) -> None:
+        """Start from a running group (an imported one): generation 1, each member of ``state`` owning
+        ``current[member]`` and its assignor remembering it (``onAssignment``), the first member leading."""
+        if not current:
+            return
+        self.generation = 1
+        for m in state.members:
+            ms = MemberState(m, self.spec.factory(), generation=1, owned=list(current.get(m.id, ())))
+            ms.assignor.on_assignment(_wire_order(ms.owned), 1)
+            self.members[m.id] = ms
+        self.leader = state.members[0].id if state.members else None
+        self.previous = {m: list(ms.owned) for m, ms in self.members.items()}
+
     def _join(self, state: GroupState) -> dict[str, list[TopicPartition]]:
         """Membership changes and ``onJoinPrepare``; returns what cooperative revoked."""
         current = {m.id: m for m in state.members}
@@ -196,6 +210,7 @@ def replay(scenario: Scenario, strategy: str | Strategy,
            max_rounds: int = DEFAULT_MAX_ROUNDS) -> ReplayResult:
     """Run every step of the scenario under one strategy."""
     group = GroupReplay(strategy, max_rounds)
+    group.seed(scenario.first, scenario.current_assignment)
     return ReplayResult(group.strategy, [group.step(state) for state in scenario.steps])
 
 

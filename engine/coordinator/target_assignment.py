@@ -130,12 +130,16 @@ def scenario_to_server_case(scenario: Scenario) -> dict[str, Any]:
     """A dashboard scenario as a server-assign case (ids derived from names, history chained)."""
     steps = []
     for state in scenario.steps:
+        members: list[dict[str, Any]] = [{"id": m.id, "topics": list(m.topics), "instance_id": m.instance_id}
+                                         for m in state.members]
         steps.append({
             "topics": dict(state.topics),
             "topic_ids": {t: str(Uuid.for_name(t)) for t in state.topics},
-            "members": [{"id": m.id, "topics": list(m.topics), "instance_id": m.instance_id}
-                        for m in state.members],
+            "members": members,
         })
+        if scenario.current_assignment and len(steps) == 1:  # an imported group: what its members own first
+            for member in members:
+                member["current_assignment"] = [str(tp) for tp in scenario.current_assignment.get(member["id"], ())]
     return {"steps": steps}
 
 

@@ -5,9 +5,9 @@
 * Members: the group's members in the order the tool printed them, ``group.instance.id`` where shown.
   Kafka's tools do not print subscriptions, so every member subscribes to every topic the group
   consumes (noted).  Client ids and hosts have no place in the scenario model and travel in the report.
-* The current assignment: the scenario model has no field for it (step 0 of a scenario is the first
-  rebalance of a new group), so it is returned beside the scenario as ``current_assignment`` and
-  written into the scenario file as an extra ``current_assignment`` field that loading ignores.
+* The current assignment: what each member owns now becomes ``Scenario.current_assignment``, so step 0
+  is a rebalance of the running group (owned partitions and sticky's memory included), not of a new
+  one; it is also returned beside the scenario for the preview.
 * Replica racks: each partition's replica brokers mapped to their racks, where both are known.
 * Weights: partition sizes from ``kafka-log-dirs.sh`` when given, else the group's lag.
 * Everything else is in ``unused`` (with line numbers) or ``notes``; nothing is dropped silently.
@@ -19,11 +19,11 @@ c2 subscribed to ``t``, and ``current_assignment == {"c1": [t-0, t-1], "c2": [t-
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import ScenarioError
-from engine.scenario import Scenario, TopicPartition
+from engine.scenario import Scenario, TopicPartition, check_current_assignment
 from engine.tools.records import GroupInfo, Imported, Unused
 from engine.tools.scenario_builder import build_scenario, check_topics
 
@@ -79,8 +79,7 @@ class ImportResult:
         }
 
     def to_json(self, scenario_json: dict[str, Any]) -> dict[str, Any]:
-        out = dict(scenario_json)
-        out["current_assignment"] = {m: [str(tp) for tp in tps] for m, tps in self.current_assignment.items()}
+        out = dict(scenario_json)  # scenario_to_json writes the checked current_assignment
         out["import"] = self.report()
         return out
 
@@ -326,6 +325,17 @@ def _group_notes(group: GroupInfo | None, notes: list[str]) -> None:
         )
 
 
+def _with_current(scenario: Scenario, current: dict[str, list[TopicPartition]], notes: list[str]) -> Scenario:
+    """The scenario starting from what the group's members own now (``Scenario.current_assignment``)."""
+    owned = {m: [str(tp) for tp in tps] for m, tps in current.items() if tps}
+    try:
+        checked = check_current_assignment(owned, scenario.first)
+    except ScenarioError as exc:
+        notes.append(f"the group's current assignment is not used ({exc}): step 0 forms the group anew")
+        return scenario
+    return replace(scenario, current_assignment=checked)
+
+
 def to_scenario(data: Imported, group: str | None = None, weights: str = "auto") -> ImportResult:
     """The scenario for ``group`` (the only or first group when None); see the module docstring."""
     notes, unused = list(data.notes), list(data.unused)
@@ -348,7 +358,8 @@ def to_scenario(data: Imported, group: str | None = None, weights: str = "auto")
         )
     values, source = _weights(data, chosen, counts, weights, notes)
     name = f"{chosen.group_id} (imported)" if chosen else "imported topics"
-    scenario = build_scenario(name, _describe_group(chosen), counts, members, racks, values)
+    scenario = _with_current(build_scenario(name, _describe_group(chosen), counts, members, racks, values),
+                             current, notes)
     unused.sort(key=lambda u: u.line or 0)
     return ImportResult(
         scenario, chosen, current, source, sorted(data.groups), unused, notes, list(data.sources)
