@@ -12,6 +12,8 @@ then C1 leaves.  At step 1 ``sticky`` moves C1's 3 partitions and revokes the 5 
 (eager), ``cooperative-sticky`` moves the same 3 and revokes nothing, the server's ``uniform`` moves 3
 and revokes nothing::
 
+    >>> from engine.presets import build_preset
+    >>> s = build_preset("seed-d")
     >>> [(o[1].moved, revoked_count(o[1])) for o in (outcomes(s, CLIENT["sticky"]),
     ...     outcomes(s, CLIENT["cooperative-sticky"]), outcomes(s, SERVER["uniform"]))]
     [(3, 5), (3, 0), (3, 0)]

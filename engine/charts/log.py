@@ -9,6 +9,8 @@ from typing import Any, Final
 
 import plotly.graph_objects as go
 
+from engine.charts.animation import play_controls
+
 MAX_DRAWN_SEGMENTS: Final = 40
 MAX_INDEX_MARKS: Final = 2_000
 MAX_COMPACTION_POINTS: Final = 3_000
@@ -61,14 +63,6 @@ def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.F
         annotation_text="segment.bytes",
         annotation_position="top left",
     )
-    steps = [
-        {
-            "args": [[str(i)], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}],
-            "label": f"{f['appended']:,}",
-            "method": "animate",
-        }
-        for i, f in enumerate(frames)
-    ]
     fig.update_layout(
         title={"text": _frame_title(frames[0]), "font": {"size": 13}},
         height=420,
@@ -80,38 +74,7 @@ def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.F
         },
         yaxis={"range": [0, max(peak, segment_bytes) * 1.15], "title": "bytes"},
         margin={"l": 60, "r": 10, "t": 60, "b": 40},
-        updatemenus=[
-            {
-                "type": "buttons",
-                "direction": "left",
-                "x": 0,
-                "y": -0.12,
-                "xanchor": "left",
-                "yanchor": "top",
-                "buttons": [
-                    {
-                        "label": "Play",
-                        "method": "animate",
-                        "args": [None, {"frame": {"duration": 250, "redraw": True}, "fromcurrent": True}],
-                    },
-                    {
-                        "label": "Pause",
-                        "method": "animate",
-                        "args": [[None], {"frame": {"duration": 0}, "mode": "immediate"}],
-                    },
-                ],
-            }
-        ],
-        sliders=[
-            {
-                "active": 0,
-                "steps": steps,
-                "x": 0.15,
-                "len": 0.85,
-                "y": -0.12,
-                "currentvalue": {"prefix": "batches appended: "},
-            }
-        ],
+        **play_controls([f"{f['appended']:,}" for f in frames], prefix="batches appended: ", duration_ms=250),
     )
     return fig
 

@@ -8,6 +8,8 @@ from typing import Any, Final
 
 import plotly.graph_objects as go
 
+from engine.charts.animation import play_controls
+
 MAX_LOG_CELLS: Final = 300  # records drawn per partition
 MAX_ANIMATED_BATCHES: Final = 60
 MAX_TIMELINE_REQUESTS: Final = 200
@@ -137,14 +139,6 @@ def batch_animation(frames: list[dict[str, Any]], batches: list[dict[str, Any]])
             for i, f in enumerate(frames)
         ],
     )
-    steps = [
-        {
-            "args": [[str(i)], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}],
-            "label": f"t={f['t_ms']:,}",
-            "method": "animate",
-        }
-        for i, f in enumerate(frames)
-    ]
     fig.update_layout(
         title={"text": _log_text(frames[0]), "font": {"size": 12}},
         height=220 + 22 * len(ids),
@@ -152,31 +146,7 @@ def batch_animation(frames: list[dict[str, Any]], batches: list[dict[str, Any]])
         yaxis={"range": [len(ids), -1], "showticklabels": False},
         margin={"l": 10, "r": 10, "t": 90, "b": 10},
         showlegend=False,
-        updatemenus=[
-            {
-                "type": "buttons",
-                "direction": "left",
-                "x": 0,
-                "y": -0.02,
-                "xanchor": "left",
-                "yanchor": "top",
-                "buttons": [
-                    {
-                        "label": "Play",
-                        "method": "animate",
-                        "args": [None, {"frame": {"duration": 700, "redraw": True}, "fromcurrent": True}],
-                    },
-                    {
-                        "label": "Pause",
-                        "method": "animate",
-                        "args": [[None], {"frame": {"duration": 0}, "mode": "immediate"}],
-                    },
-                ],
-            }
-        ],
-        sliders=[
-            {"active": 0, "steps": steps, "x": 0.15, "len": 0.85, "y": -0.02, "currentvalue": {"prefix": ""}}
-        ],
+        **play_controls([f"t={f['t_ms']:,}" for f in frames], duration_ms=700, y=-0.02),
     )
     return fig
 

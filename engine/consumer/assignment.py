@@ -8,6 +8,7 @@ CLI/JSON edge (``assignment_to_json`` / ``assignment_from_json``).
 Worked example (asserted in tests/test_assignment.py): C1 leaves a group of three; its two partitions
 go to C0 and C2, and C2 also takes one of C0's (``tp = TopicPartition``)::
 
+    >>> from engine.scenario import TopicPartition as tp
     >>> before = {"C0": [tp("t0", 0)], "C1": [tp("t0", 1), tp("t0", 2)], "C2": [tp("t0", 3)]}
     >>> after = {"C0": [tp("t0", 1)], "C2": [tp("t0", 3), tp("t0", 2), tp("t0", 0)]}
     >>> count_moves(before, after)          # (moved, moved_from_remaining)

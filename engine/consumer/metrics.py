@@ -2,8 +2,12 @@
 
 Example (the seed-a range result, 10 partitions over C0..C2)::
 
+    >>> from engine.scenario import parse_scenario, TopicPartition
+    >>> state = parse_scenario({"topics": {"t0": 10}, "members": [
+    ...     {"id": c, "topics": ["t0"]} for c in ("C0", "C1", "C2")]}).first
+    >>> tps = lambda topic, *ps: [TopicPartition(topic, p) for p in ps]
     >>> a = {"C0": tps("t0", 0, 1, 2, 3), "C1": tps("t0", 4, 5, 6), "C2": tps("t0", 7, 8, 9)}
-    >>> m = balance_metrics(a, state)          # state: topics {"t0": 10}, members C0..C2
+    >>> m = balance_metrics(a, state)
     >>> (m.min_partitions, m.max_partitions, m.spread, m.idle_members)
     (3, 4, 1, ())
 

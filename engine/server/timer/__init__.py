@@ -12,9 +12,9 @@ Virtual time (the vectors' driver, ../shared/vectors/README.md): tasks are added
 ``add_at_ms`` (default ``start_ms``); when ``add_at_ms`` is later than the current virtual now,
 every bucket expiring up to it is processed first by an always-on-time reaper (two adds at the same
 instant see the same wheel); optional ``cancel_at_ms`` (not in the vectors) cancels a waiting task;
-after the last add, time jumps from one bucket expiration to the next (never tick by tick) until the timer is empty.  Virtual ``now`` never goes backwards: a
-bucket that expired before the current ``now`` (the wheel clock lags the add times) is drained at
-``now``.
+after the last add, time jumps from one bucket expiration to the next (never tick by tick) until
+the timer is empty.  Virtual ``now`` never goes backwards: a bucket that expired before the current
+``now`` (the wheel clock lags the add times) is drained at ``now``.
 
 Worked example (the ``TimingWheel`` javadoc, tick u=1, wheel size n=3, start c=0): a task with
 delay 3 goes to level 1 (tick 3) bucket 1 [3, 5]; a task with delay 9 to level 2 (tick 9) bucket 1
@@ -22,6 +22,8 @@ delay 3 goes to level 1 (tick 3) bucket 1 [3, 5]; a task with delay 9 to level 2
 moves too (``[3, 3, 0]``); the delay-3 task fires at 3 straight out of the level-1 bucket, and the delay-9 task
 is reinserted from level 2 at time 9 and fires there::
 
+    >>> from engine.server.timer.driver import simulate
+    >>> from engine.server.timer.model import TaskSpec, WheelConfig
     >>> trace = simulate(WheelConfig(tick_ms=1, wheel_size=3, start_ms=0),
     ...                  [TaskSpec("a", 3), TaskSpec("b", 9)])
     >>> [(a.time_ms, a.wheel_times_after) for a in trace.advances]

@@ -3,6 +3,8 @@
 Worked example (asserted in tests/test_timer_report.py): a task with delay 11 on a wheel of tick 1 and
 size 3 goes to level 2, bucket 1 (expiring at 9) and fires at 11::
 
+    >>> from engine.server.timer.driver import simulate
+    >>> from engine.server.timer.model import TaskSpec, WheelConfig
     >>> task_rows(simulate(WheelConfig(1, 3, 0), [TaskSpec("x", 11)]))[0]["inserted"]
     'L2 #1 @ 9'
 """
