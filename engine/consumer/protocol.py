@@ -276,55 +276,60 @@ def walkthrough(
         f"abs(hashCode({group_id!r}) = {string_hash_code(group_id)}) % {OFFSETS_PARTITIONS} = {partition}",
     )]
     for m in members:
-        if m.member_id in election.rejected:
-            steps.append(
-                ProtocolStep(
-                    "JOIN_GROUP",
-                    m.member_id,
-                    coordinator,
-                    f"protocols={list(m.strategies)}",
-                    INCONSISTENT_GROUP_PROTOCOL,
-                    election.rejected[m.member_id],
-                )
-            )
-            continue
-        if m.instance_id is None:
-            steps.append(ProtocolStep("JOIN_GROUP", m.member_id, coordinator, "member_id='' (first attempt)",
-                                      "MEMBER_ID_REQUIRED + a member id (clientId-UUID)",
-                                      "KIP-394: a dynamic member must rejoin with the id it was given"))
-        role = "leader" if m.member_id == election.leader else "follower"
-        steps.append(ProtocolStep(
-            "JOIN_GROUP", m.member_id, coordinator,
-            f"protocol_type=consumer, protocols={list(m.strategies)}"
-            + (f", group_instance_id={m.instance_id!r}" if m.instance_id else "")
-            + f", session_timeout={timeouts.session_timeout_ms}, "
-              f"rebalance_timeout={timeouts.max_poll_interval_ms}",
-            f"protocol_name={election.selected!r}, leader={election.leader!r}"
-            + (", members=[every member's subscription]" if role == "leader" else ", members=[]"),
-            f"{role}; the coordinator waits for every known member (up to the rebalance timeout; a new group "
-            f"also waits group.initial.rebalance.delay.ms = {GROUP_INITIAL_REBALANCE_DELAY_MS})",
-        ))
+        steps.extend(_join_steps(m, election, coordinator, timeouts))
     if election.leader is not None:
-        steps.append(ProtocolStep(
-            "SYNC_GROUP", election.leader, coordinator,
-            f"assignments for all {len(election.accepted)} members, computed by the leader's "
-            f"{election.selected!r} assignor",
-            f"its own assignment: {(assignment or {}).get(election.leader, '...')}",
-            "only the leader sends assignments; the coordinator stores them and answers every SyncGroup",
-        ))
-        for member in election.accepted[1:]:
-            steps.append(ProtocolStep("SYNC_GROUP", member, coordinator, "assignments=[] (follower)",
-                                      f"its assignment: {(assignment or {}).get(member, '...')}",
-                                      "followers wait for the leader's SyncGroup"))
-        steps.append(ProtocolStep(
-            "HEARTBEAT", "every member", coordinator, "every heartbeat.interval.ms = "
-                                                      f"{timeouts.heartbeat_interval_ms}",
-            "NONE, or REBALANCE_IN_PROGRESS (rejoin now)",
-            f"no heartbeat for session.timeout.ms = {timeouts.session_timeout_ms} -> the member is removed; "
-            f"no poll() for max.poll.interval.ms = {timeouts.max_poll_interval_ms} -> the consumer leaves "
-            "the group",
-        ))
+        steps.extend(_sync_steps(election, coordinator, assignment or {}, timeouts))
     return election, steps
+
+
+def _join_steps(m: MemberProtocols, election: Election, coordinator: str, timeouts: Timeouts) -> list[ProtocolStep]:
+    """One member's JoinGroup(s): refused, or (dynamic members) MEMBER_ID_REQUIRED then the real join."""
+    if m.member_id in election.rejected:
+        return [ProtocolStep("JOIN_GROUP", m.member_id, coordinator, f"protocols={list(m.strategies)}",
+                             INCONSISTENT_GROUP_PROTOCOL, election.rejected[m.member_id])]
+    steps = []
+    if m.instance_id is None:
+        steps.append(ProtocolStep("JOIN_GROUP", m.member_id, coordinator, "member_id='' (first attempt)",
+                                  "MEMBER_ID_REQUIRED + a member id (clientId-UUID)",
+                                  "KIP-394: a dynamic member must rejoin with the id it was given"))
+    role = "leader" if m.member_id == election.leader else "follower"
+    steps.append(ProtocolStep(
+        "JOIN_GROUP", m.member_id, coordinator,
+        f"protocol_type=consumer, protocols={list(m.strategies)}"
+        + (f", group_instance_id={m.instance_id!r}" if m.instance_id else "")
+        + f", session_timeout={timeouts.session_timeout_ms}, "
+          f"rebalance_timeout={timeouts.max_poll_interval_ms}",
+        f"protocol_name={election.selected!r}, leader={election.leader!r}"
+        + (", members=[every member's subscription]" if role == "leader" else ", members=[]"),
+        f"{role}; the coordinator waits for every known member (up to the rebalance timeout; a new group "
+        f"also waits group.initial.rebalance.delay.ms = {GROUP_INITIAL_REBALANCE_DELAY_MS})",
+    ))
+    return steps
+
+
+def _sync_steps(election: Election, coordinator: str, assignment: dict[str, list[str]],
+                timeouts: Timeouts) -> list[ProtocolStep]:
+    """The leader's SyncGroup with every assignment, the followers' empty ones, then heartbeats."""
+    assert election.leader is not None
+    steps = [ProtocolStep(
+        "SYNC_GROUP", election.leader, coordinator,
+        f"assignments for all {len(election.accepted)} members, computed by the leader's "
+        f"{election.selected!r} assignor",
+        f"its own assignment: {assignment.get(election.leader, '...')}",
+        "only the leader sends assignments; the coordinator stores them and answers every SyncGroup",
+    )]
+    for member in election.accepted[1:]:
+        steps.append(ProtocolStep("SYNC_GROUP", member, coordinator, "assignments=[] (follower)",
+                                  f"its assignment: {assignment.get(member, '...')}",
+                                  "followers wait for the leader's SyncGroup"))
+    steps.append(ProtocolStep(
+        "HEARTBEAT", "every member", coordinator, f"every heartbeat.interval.ms = {timeouts.heartbeat_interval_ms}",
+        "NONE, or REBALANCE_IN_PROGRESS (rejoin now)",
+        f"no heartbeat for session.timeout.ms = {timeouts.session_timeout_ms} -> the member is removed; "
+        f"no poll() for max.poll.interval.ms = {timeouts.max_poll_interval_ms} -> the consumer leaves "
+        "the group",
+    ))
+    return steps
 
 
 REBALANCE_TRIGGERS: tuple[tuple[str, str], ...] = (
