@@ -33,7 +33,7 @@ from engine.errors import LimitError, ScenarioError
 from engine.inputs import is_whole_number
 from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumulator
 from engine.producer.producer_config import ProducerSettings, resolve
-from engine.producer.sender import FAULTS, PRODUCER_ID, Sender
+from engine.producer.sender import FAULTS, PRODUCER_ID, Request, Sender
 from engine.producer.transaction_manager import TransactionManager
 
 MAX_RECORDS: Final = 2_000
@@ -268,42 +268,45 @@ def report(run: ProduceRun) -> dict[str, Any]:
         },
         "partitions": parts,
         "broker_state": broker_state(run),
+        "batches": [_batch_json(b) for b in run.batches],
+        "requests": [_request_json(r) for r in sender.requests],
+        "events": sender.events,
+    }
+
+
+def _batch_json(b: ProducerBatch) -> dict[str, Any]:
+    return {
+        "batch": b.id,
+        "partition": b.partition,
+        "records": [r.number for r in b.records],
+        "created_ms": b.created_ms,
+        "attempts": b.attempts + 1,
+        "epoch": b.producer_epoch,
+        "base_sequence": b.base_sequence,
+        "state": b.final_state or "pending",
+        "error": b.error,
+        "base_offset": b.base_offset,
+    }
+
+
+def _request_json(r: Request) -> dict[str, Any]:
+    """One ProduceRequest: the batches it carried (attempt, epoch, sequence, what the broker did) and the answer."""
+    return {
+        "request": r.number,
+        "sent_ms": r.sent_ms,
+        "fault": r.fault,
         "batches": [
             {
                 "batch": b.id,
-                "partition": b.partition,
-                "records": [r.number for r in b.records],
-                "created_ms": b.created_ms,
-                "attempts": b.attempts + 1,
-                "epoch": b.producer_epoch,
-                "base_sequence": b.base_sequence,
-                "state": b.final_state or "pending",
-                "error": b.error,
-                "base_offset": b.base_offset,
+                "attempt": r.attempt_of[b.id],
+                "epoch": r.sequences[b.id][0],
+                "base_sequence": r.sequences[b.id][1],
+                "broker": r.broker.get(b.id, ("not received", None))[0],
+                "offset": r.broker.get(b.id, (None, None))[1],
             }
-            for b in run.batches
+            for b in r.batches
         ],
-        "requests": [
-            {
-                "request": r.number,
-                "sent_ms": r.sent_ms,
-                "fault": r.fault,
-                "batches": [
-                    {
-                        "batch": b.id,
-                        "attempt": r.attempt_of[b.id],
-                        "epoch": r.sequences[b.id][0],
-                        "base_sequence": r.sequences[b.id][1],
-                        "broker": r.broker.get(b.id, ("not received", None))[0],
-                        "offset": r.broker.get(b.id, (None, None))[1],
-                    }
-                    for b in r.batches
-                ],
-                "client": r.client or "no answer yet",
-            }
-            for r in sender.requests
-        ],
-        "events": sender.events,
+        "client": r.client or "no answer yet",
     }
 
 
