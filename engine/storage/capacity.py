@@ -84,14 +84,7 @@ def index_entries(segment_bytes: float, batch_bytes: int, interval: int) -> int:
     return (batches - 1) // every
 
 
-def partition_capacity(
-    bytes_per_day: int,
-    partitions_per_broker: int,
-    config: LogConfig,
-    batch_bytes: int = 16_384,
-    check_interval_ms: int = RETENTION_CHECK_INTERVAL_MS,
-) -> PartitionCapacity:
-    """The steady state for a partition receiving ``bytes_per_day`` in ``batch_bytes`` batches."""
+def _check_inputs(bytes_per_day: int, partitions_per_broker: int, config: LogConfig, batch_bytes: int) -> None:
     if isinstance(bytes_per_day, bool) or not isinstance(bytes_per_day, int) or bytes_per_day <= 0:
         raise ScenarioError(f"bytes_per_day: a positive integer, got {bytes_per_day!r}")
     if bytes_per_day > MAX_BYTES_PER_DAY:
@@ -102,6 +95,17 @@ def partition_capacity(
         )
     if not 1 <= batch_bytes <= config.segment_bytes:
         raise ScenarioError(f"batch_bytes: 1..segment.bytes ({config.segment_bytes:,}), got {batch_bytes:,}")
+
+
+def partition_capacity(
+    bytes_per_day: int,
+    partitions_per_broker: int,
+    config: LogConfig,
+    batch_bytes: int = 16_384,
+    check_interval_ms: int = RETENTION_CHECK_INTERVAL_MS,
+) -> PartitionCapacity:
+    """The steady state for a partition receiving ``bytes_per_day`` in ``batch_bytes`` batches."""
+    _check_inputs(bytes_per_day, partitions_per_broker, config, batch_bytes)
     rate = bytes_per_day / DAY_MS
     fill_ms = config.segment_bytes / rate
     rolled_by = "segment.bytes" if fill_ms <= config.segment_ms else "segment.ms"
