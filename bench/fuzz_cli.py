@@ -428,84 +428,96 @@ def surrogates() -> Iterator[Case]:
 def budget_edges() -> Iterator[Case]:
     """Each work budget's largest allowed input (answered) and the same plus one unit (refused)."""
     for over in (0, 1):
-        expect = "refuse" if over else "ok"
-        tag = "budget + 1" if over else "budget edge"
-        topics = {f"t{i}": 99_999 for i in range(20)} | {"t0": 99_999 + over}
-        yield Case(
-            "assign",
-            f"assign range {tag}",
-            dumps({"strategy": "range", "topics": topics, "members": [{"id": "C0", "topics": list(topics)}]}),
-            expect=expect,
-        )
-        coop = {f"t{i}": 99_999 for i in range(5)} | {"t0": 99_999 + over}
-        yield Case(
-            "assign",
-            f"assign cooperative-sticky {tag}",
-            dumps(
-                {
-                    "strategy": "cooperative-sticky",
-                    "topics": coop,
-                    "members": [{"id": "C0", "topics": list(coop)}],
-                }
-            ),
-            expect=expect,
-        )
-        general = [{"id": f"C{i}", "topics": ["t1"]} for i in range(199)] + [{"id": "Z", "topics": ["t0"]}]
-        yield Case(
-            "assign",
-            f"assign sticky, differing subscriptions, {tag}",
-            dumps({"strategy": "sticky", "topics": {"t0": 99_999, "t1": 1 + over}, "members": general}),
-            expect=expect,
-        )
-        yield Case(
-            "hash",
-            f"hash {tag}",
-            dumps(
-                {"keys_hex": [f"{i:06x}" for i in range(10_000 + over)], "partitions": list(range(1, 101))}
-            ),
-            expect=expect,
-        )
-        yield Case(
-            "coordinator",
-            f"coordinator {tag}",
-            dumps({"group_ids": ["g" * 10_000] * 400 + ["x"] * over}),
-            expect=expect,
-        )
-        tasks = budgets.MAX_WHEEL_TASK_LEVELS // budgets.wheel_levels(1, 2, 2**40) + over
-        yield Case(
-            "wheel",
-            f"wheel size 2, delays 2^40, {tag}",
-            dumps(
-                {
-                    "tick_ms": 1,
-                    "wheel_size": 2,
-                    "tasks": [{"id": f"t{i}", "delay_ms": 2**40 - i} for i in range(tasks)],
-                }
-            ),
-            expect=expect,
-        )
-        brokers = [{"id": 0, "rack": "A"}] + [{"id": i, "rack": "B"} for i in range(1, 10_000)]
-        yield Case(
-            "replicas",
-            f"replicas on uneven racks {tag}",
-            dumps(
-                {
-                    "brokers": brokers,
-                    "partitions": 500 + over,
-                    "replication_factor": 2,
-                    "fixed_start_index": 0,
-                }
-            ),
-            expect=expect,
-        )
-        steps = [
+        yield from _assign_edges(over)
+        yield from _other_edges(over)
+
+
+def _assign_edges(over: int) -> Iterator[Case]:
+    """``assign``'s budgets: range, cooperative-sticky, and sticky's general path."""
+    expect = "refuse" if over else "ok"
+    tag = "budget + 1" if over else "budget edge"
+    topics = {f"t{i}": 99_999 for i in range(20)} | {"t0": 99_999 + over}
+    yield Case(
+        "assign",
+        f"assign range {tag}",
+        dumps({"strategy": "range", "topics": topics, "members": [{"id": "C0", "topics": list(topics)}]}),
+        expect=expect,
+    )
+    coop = {f"t{i}": 99_999 for i in range(5)} | {"t0": 99_999 + over}
+    yield Case(
+        "assign",
+        f"assign cooperative-sticky {tag}",
+        dumps(
             {
-                "topics": {"t0": 50_000, "t1": 50_000 + (over if s == 9 else 0)},
-                "members": [{"id": f"m{j}", "topics": ["t0", "t1"]} for j in range(10 - s % 2)],
+                "strategy": "cooperative-sticky",
+                "topics": coop,
+                "members": [{"id": "C0", "topics": list(coop)}],
             }
-            for s in range(10)
-        ]
-        yield Case("server-assign", f"server-assign {tag}", dumps({"steps": steps}), expect=expect)
+        ),
+        expect=expect,
+    )
+    general = [{"id": f"C{i}", "topics": ["t1"]} for i in range(199)] + [{"id": "Z", "topics": ["t0"]}]
+    yield Case(
+        "assign",
+        f"assign sticky, differing subscriptions, {tag}",
+        dumps({"strategy": "sticky", "topics": {"t0": 99_999, "t1": 1 + over}, "members": general}),
+        expect=expect,
+    )
+
+
+def _other_edges(over: int) -> Iterator[Case]:
+    """The budgets of ``hash``, ``coordinator``, ``wheel``, ``replicas`` and ``server-assign``."""
+    expect = "refuse" if over else "ok"
+    tag = "budget + 1" if over else "budget edge"
+    yield Case(
+        "hash",
+        f"hash {tag}",
+        dumps(
+            {"keys_hex": [f"{i:06x}" for i in range(10_000 + over)], "partitions": list(range(1, 101))}
+        ),
+        expect=expect,
+    )
+    yield Case(
+        "coordinator",
+        f"coordinator {tag}",
+        dumps({"group_ids": ["g" * 10_000] * 400 + ["x"] * over}),
+        expect=expect,
+    )
+    tasks = budgets.MAX_WHEEL_TASK_LEVELS // budgets.wheel_levels(1, 2, 2**40) + over
+    yield Case(
+        "wheel",
+        f"wheel size 2, delays 2^40, {tag}",
+        dumps(
+            {
+                "tick_ms": 1,
+                "wheel_size": 2,
+                "tasks": [{"id": f"t{i}", "delay_ms": 2**40 - i} for i in range(tasks)],
+            }
+        ),
+        expect=expect,
+    )
+    brokers = [{"id": 0, "rack": "A"}] + [{"id": i, "rack": "B"} for i in range(1, 10_000)]
+    yield Case(
+        "replicas",
+        f"replicas on uneven racks {tag}",
+        dumps(
+            {
+                "brokers": brokers,
+                "partitions": 500 + over,
+                "replication_factor": 2,
+                "fixed_start_index": 0,
+            }
+        ),
+        expect=expect,
+    )
+    steps = [
+        {
+            "topics": {"t0": 50_000, "t1": 50_000 + (over if s == 9 else 0)},
+            "members": [{"id": f"m{j}", "topics": ["t0", "t1"]} for j in range(10 - s % 2)],
+        }
+        for s in range(10)
+    ]
+    yield Case("server-assign", f"server-assign {tag}", dumps({"steps": steps}), expect=expect)
 
 
 def argv_cases() -> Iterator[Case]:
