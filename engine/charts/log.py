@@ -112,30 +112,7 @@ def segment_map(segments: list[dict[str, Any]], lookup: dict[str, Any] | None = 
         hoverinfo="text",
     )
     if lookup and lookup.get("segment"):
-        target = lookup.get("offset")
-        entry = lookup.get("index_entry", [None, None])
-        fig.add_vline(x=target, line_color="#d62728", annotation_text=f"target {target:,}")
-        fig.add_scatter(
-            x=[entry[0]],
-            y=["offset index"],
-            mode="markers+text",
-            text=[f"[{entry[0]:,}, {entry[1]:,}]"],
-            textposition="top center",
-            marker={"size": 14, "color": "#d62728", "symbol": "diamond"},
-            name="entry found",
-        )
-        scanned = lookup.get("scan", [])
-        fig.add_scatter(
-            x=[s["last_offset"] for s in scanned],
-            y=["scan"] * len(scanned),
-            mode="markers+lines",
-            marker={"size": 10, "color": ["#54a24b" if s["match"] else "#bbbbbb" for s in scanned]},
-            name="batches read",
-            hovertext=[
-                f"batch {s['base_offset']}..{s['last_offset']} at position {s['position']:,}" for s in scanned
-            ],
-            hoverinfo="text",
-        )
+        _draw_lookup(fig, lookup)
     fig.update_layout(
         height=300,
         barmode="overlay",
@@ -145,6 +122,34 @@ def segment_map(segments: list[dict[str, Any]], lookup: dict[str, Any] | None = 
         legend={"orientation": "h", "y": -0.3},
     )
     return fig
+
+
+def _draw_lookup(fig: go.Figure, lookup: dict[str, Any]) -> None:
+    """The target offset, the offset-index entry found, and the batches read from its position."""
+    target = lookup.get("offset")
+    entry = lookup.get("index_entry", [None, None])
+    fig.add_vline(x=target, line_color="#d62728", annotation_text=f"target {target:,}")
+    fig.add_scatter(
+        x=[entry[0]],
+        y=["offset index"],
+        mode="markers+text",
+        text=[f"[{entry[0]:,}, {entry[1]:,}]"],
+        textposition="top center",
+        marker={"size": 14, "color": "#d62728", "symbol": "diamond"},
+        name="entry found",
+    )
+    scanned = lookup.get("scan", [])
+    fig.add_scatter(
+        x=[s["last_offset"] for s in scanned],
+        y=["scan"] * len(scanned),
+        mode="markers+lines",
+        marker={"size": 10, "color": ["#54a24b" if s["match"] else "#bbbbbb" for s in scanned]},
+        name="batches read",
+        hovertext=[
+            f"batch {s['base_offset']}..{s['last_offset']} at position {s['position']:,}" for s in scanned
+        ],
+        hoverinfo="text",
+    )
 
 
 def compaction_scatter(before: list[dict[str, Any]], kept: set[int]) -> go.Figure:
