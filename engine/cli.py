@@ -44,8 +44,8 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "assign": Command("engine.consumer.group", "cli_assign", True,
-                      "client-side group assignment over rebalance steps"),
+    "assign": Command("engine.consumer.librdkafka.cli", "cli_assign", True,
+                      "client-side group assignment over rebalance steps (Java or librdkafka client)"),
     "hash": Command("engine.producer.cli", "cli_hash", False, "Kafka's murmur2 key partitioner"),
     "coordinator": Command("engine.coordinator.offsets_partition", "cli_coordinator", False,
                            "__consumer_offsets partition of group ids"),

@@ -26,6 +26,8 @@ from typing import Any, Literal
 
 from engine.consumer.assignment import Assignment, AssignmentView, partitions, revoked
 from engine.consumer.group import replay, revocations
+from engine.consumer.librdkafka import STRATEGIES as LIBRDKAFKA_STRATEGIES
+from engine.consumer.librdkafka import replay_librdkafka
 from engine.consumer.metrics import BalanceMetrics
 from engine.consumer.pause import PauseReport, ProtocolTimings, pause_report
 from engine.consumer.strategies import strategies, strategy_of
@@ -45,15 +47,20 @@ class Assignor:
 
     group_protocol: GroupProtocol
     name: str
+    client: str = "java"  # whose client-side assignor runs in the leader (classic only): java or librdkafka
+
+    @property
+    def suffix(self) -> str:
+        return " (librdkafka)" if self.client == "librdkafka" and self.group_protocol == "classic" else ""
 
     @property
     def label(self) -> str:
-        return self.name if self.group_protocol == "classic" else server_assignor(self.name).label
+        return self.name + self.suffix if self.group_protocol == "classic" else server_assignor(self.name).label
 
     @property
     def title(self) -> str:
         """A column heading: the strategy's label ("Cooperative sticky") or "uniform (KIP-848)"."""
-        return strategy_of(self.name).label if self.group_protocol == "classic" else self.label
+        return strategy_of(self.name).label + self.suffix if self.group_protocol == "classic" else self.label
 
     @property
     def rebalance(self) -> str:
@@ -68,6 +75,30 @@ class Assignor:
 CLIENT = {s.name: Assignor("classic", s.name) for s in strategies()}
 SERVER = {a.name: Assignor("consumer", a.name) for a in server_assignors()}
 ASSIGNORS = (*CLIENT.values(), *SERVER.values())
+CLIENTS = {"java": "Java client", "librdkafka": "librdkafka client"}
+
+
+def client_assignors(client: str = "java") -> tuple[Assignor, ...]:
+    """``ASSIGNORS`` as a group of ``client`` consumers runs them: the leader's client-side strategies
+    (librdkafka offers range, roundrobin and cooperative-sticky, no eager sticky) and the broker's
+    KIP-848 assignors (the same for every client: the group coordinator computes them).
+
+    >>> [a.title for a in client_assignors("librdkafka")][:3]
+    ['Range (librdkafka)', 'Round-robin (librdkafka)', 'Cooperative sticky (librdkafka)']
+    >>> [a.label for a in client_assignors("librdkafka")][3:]
+    ['uniform (KIP-848)', 'range (KIP-848)']
+    """
+    if client not in CLIENTS:
+        raise EngineError(f"client: must be one of {', '.join(CLIENTS)}, got {client!r}")
+    if client == "java":
+        return ASSIGNORS
+    offered = [Assignor("classic", name, client) for name in CLIENT if name in LIBRDKAFKA_STRATEGIES]
+    return (*offered, *SERVER.values())
+
+
+def not_offered(client: str) -> list[str]:
+    """Java's client strategies that ``client`` does not implement (``["sticky"]`` for librdkafka)."""
+    return [] if client == "java" else [name for name in CLIENT if name not in LIBRDKAFKA_STRATEGIES]
 
 
 @dataclass(frozen=True)
@@ -84,6 +115,8 @@ class StepOutcome:
 
 def outcomes(scenario: Scenario, assignor: Assignor) -> list[StepOutcome]:
     """Every step of ``scenario`` under ``assignor`` (server assignors may raise ``ASSIGNMENT_ERRORS``)."""
+    if assignor.group_protocol == "classic" and assignor.client == "librdkafka":
+        return _librdkafka_outcomes(scenario, assignor.name)
     if assignor.group_protocol == "classic":
         steps = replay(scenario, assignor.name).steps
         before = [{m: list(tps) for m, tps in scenario.current_assignment.items()}] + [s.assignment for s in steps]
@@ -93,6 +126,15 @@ def outcomes(scenario: Scenario, assignor: Assignor) -> list[StepOutcome]:
     return [StepOutcome(s.assignment, s.moved, s.moved_from_remaining,
                         revoked(s.current_assignment, s.assignment))
             for s in server_assign(scenario, assignor.name).steps]
+
+
+def _librdkafka_outcomes(scenario: Scenario, strategy: str) -> list[StepOutcome]:
+    """librdkafka's replay (``engine.consumer.librdkafka``); raises ``LibrdkafkaFailure`` where the real
+    client crashes."""
+    steps = replay_librdkafka(scenario, strategy)
+    before: list[Assignment] = [{}] + [s.assignment for s in steps]
+    return [StepOutcome(s.assignment, s.moved, s.moved_from_remaining, revocations(before[i], s), s.rounds,
+                        s.converged) for i, s in enumerate(steps)]
 
 
 def revoked_count(outcome: StepOutcome) -> int:
@@ -140,6 +182,7 @@ def rebalance_row(assignor: Assignor, outcome: StepOutcome, pause: PauseReport) 
         "partitions revoked": revoked_count(outcome),
         "rounds": outcome.rounds,
         "converged": outcome.converged,
-        "consumer-seconds paused": round(pause.consumer_seconds, 3),
-        "partition-seconds paused": round(pause.partition_seconds, 3),
+        "partition-seconds unavailable": round(pause.partition_seconds, 3),
+        "partition-seconds (bound)": round(pause.partition_seconds_bound, 3),
+        "consumer-seconds stopped": round(pause.stopped_consumer_seconds, 3),
     }

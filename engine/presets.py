@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from engine.errors import ScenarioError
 from engine.scenario import GroupState, Member, Scenario
@@ -101,7 +102,7 @@ class Preset:
 def _seed_a() -> Scenario:
     step = _group({"t0": 10}, make_members(3, ["t0"]))
     return Scenario((step,), "seed-a: range, 10 partitions / 3 consumers",
-                    "Articles 002/004: RangeAssignor splits one topic of 10 partitions over C0..C2.")
+                    "Article 000: RangeAssignor splits one topic of 10 partitions over C0..C2.")
 
 
 def _seed_b(partitions: int) -> Callable[[], Scenario]:
@@ -174,7 +175,7 @@ def _large() -> Scenario:
 PRESETS: dict[str, Preset] = {
     p.key: p
     for p in (
-        Preset("seed-a", "seed-a: range, 10 partitions / 3 consumers", "seed articles 002/004", _seed_a),
+        Preset("seed-a", "seed-a: range, 10 partitions / 3 consumers", "seed article 000", _seed_a),
         Preset("seed-b-4p", "seed-b: 2 consumers x 2 topics x 4 partitions", "seed article 004 (range)", _seed_b(4)),
         Preset("seed-b-3p", "seed-b: 2 consumers x 2 topics x 3 partitions", "seed articles 001/002/004", _seed_b(3)),
         Preset("seed-c", "seed-c: heterogeneous, then C0 leaves", "seed articles 002/004", _seed_c),
@@ -187,6 +188,27 @@ PRESETS: dict[str, Preset] = {
     )
 }
 DEFAULT_PRESET = "seed-d"
+BLANK_NAME = "new blank scenario"
+
+
+def blank_scenario() -> Scenario:
+    """The start of a scenario built from scratch: one topic ``t0`` of 3 partitions, one consumer ``C0``, no
+    later steps and no preset's name (``blank_scenario().steps[0].member_ids == ['C0']``)."""
+    return Scenario((_group({"t0": 3}, make_members(1, ["t0"])),), BLANK_NAME,
+                    "Built from scratch in the scenario builder.")
+
+
+def names_a_preset(name: str) -> bool:
+    """Whether ``name`` is the name a preset gives its scenario (an edited scenario must not keep it).
+
+    ``names_a_preset(PRESETS["seed-d"].build().name) and not names_a_preset("my group")``
+    """
+    return name in _preset_names()
+
+
+@cache
+def _preset_names() -> frozenset[str]:
+    return frozenset({p.build().name for p in PRESETS.values()} | {p.title for p in PRESETS.values()})
 
 
 def build_preset(key: str) -> Scenario:

@@ -324,6 +324,26 @@ def _check_counts_first(data: dict[str, Any]) -> None:
             raise ScenarioError(f"{where}topics: at most {MAX_TOPICS} topics, got {len(topics)}")
 
 
+CLIENTS = ("java", "librdkafka")  # whose assignors run in the group leader: Kafka's Java client or librdkafka
+
+
+def parse_client(data: Any) -> str:
+    """The optional ``client`` field of an ``assign`` input (default ``"java"``).
+
+    >>> parse_client({}), parse_client({"client": "librdkafka"})
+    ('java', 'librdkafka')
+    >>> parse_client({"client": "go"})
+    Traceback (most recent call last):
+    ...
+    engine.errors.ScenarioError: client: must be "java" or "librdkafka", got 'go'
+    """
+    value = data.get("client", "java") if isinstance(data, dict) else "java"
+    if not isinstance(value, str) or value not in CLIENTS:
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise ScenarioError(f'client: must be "java" or "librdkafka", got {shown}')
+    return value
+
+
 def parse_scenario(data: Any) -> Scenario:
     """Validate a raw JSON object into a ``Scenario`` (raises ``ScenarioError``, one line)."""
     if not isinstance(data, dict):

@@ -9,23 +9,21 @@ import pandas as pd
 import streamlit as st
 
 from engine import (
-    ASSIGNORS,
-    CLIENT,
-    SERVER,
-    WHY,
     Assignor,
     assignment_to_json,
     balance_row,
-    callouts_for,
     records,
     step_labels,
     strategies,
     strategy_of,
 )
-from ui.cached import bars_figure, grid_figure, metrics_of, outcomes_or_error
+from ui.assignment_view import strategy_tabs
+from ui.cached import metrics_of, outcomes_or_error
+from ui.client_choice import assignors_of, client_choice, client_notes, offer_note
 from ui.layout import page_setup
+from ui.presenter import assignment_handout_button
 from ui.sidebar import render_sidebar
-from ui.state import ScenarioRef, current_preset, current_ref, current_scenario
+from ui.state import ScenarioRef, current_ref, current_scenario
 
 page_setup("Assignments", "🧮", "Range, round-robin, sticky and cooperative-sticky on the same group, side "
            "by side, and the new consumer protocol's server-side uniform and range assignors.")
@@ -47,60 +45,40 @@ def metrics_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | 
             for a, r in results.items() if not isinstance(r, str)]
     st.subheader("Balance metrics")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    if any(metrics_of(ref, a, step).cross_rack_share is not None for a in CLIENT.values()
+    if any(metrics_of(ref, a, step).cross_rack_share is not None for a in results if a.group_protocol == "classic"
            if not isinstance(results[a], str)):
         st.caption("Cross-rack share: partitions read by a consumer whose client.rack holds none of the "
                    "partition's replicas.")
 
 
-def assignor_column(ref: ScenarioRef, step: int, assignor: Assignor, result: list | str) -> None:
-    st.subheader(assignor.title)
-    if isinstance(result, str):
-        st.error(f"{assignor.label}: {result}")
-        return
-    if not result[step].converged:
-        st.error(f"{assignor.title} did not converge: the group kept rebalancing "
-                 f"({result[step].rounds} rounds).")
-    suffix = assignor.name if assignor.group_protocol == "classic" else f"server.{assignor.name}"
-    st.plotly_chart(grid_figure(ref, assignor, step), key=f"assign.grid.{suffix}", width="stretch")
-    st.plotly_chart(bars_figure(ref, assignor, step), key=f"assign.bars.{suffix}", width="stretch")
-    idle = metrics_of(ref, assignor, step).idle_members
-    if idle:
-        st.caption(f"{len(idle)} idle consumer(s)")
-    if assignor.group_protocol == "classic":
-        with st.expander("Why it lands here"):
-            st.write(WHY[assignor.name])
-        for c in callouts_for(current_preset(), assignor.name):
-            if c.step == step:
-                st.warning(f"The article ({c.article}) says: {c.says}\n\nKafka does: {c.kafka}\n\n{c.why}")
-
-
 def columns_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
-    for col, a in zip(st.columns(len(CLIENT)), CLIENT.values(), strict=True):
-        with col:
-            assignor_column(ref, step, a, results[a])
-    st.subheader("New consumer protocol (KIP-848, group.protocol=consumer): server-side assignors")
+    st.subheader("Each strategy's assignment (the last two tabs: group.protocol=consumer, KIP-848)")
     mapping = ", ".join(f"{s.name} → {s.server_assignor}" for s in strategies())
-    st.caption("The group coordinator computes the assignment with group.remote.assignor (broker default: "
-               "uniform). These assignors ignore client.rack and the client's partition.assignment.strategy. "
+    st.caption("The last two tabs are the new consumer protocol (KIP-848, group.protocol=consumer): the group "
+               "coordinator computes the assignment with group.remote.assignor (broker default: uniform). These "
+               "assignors ignore client.rack and the client's partition.assignment.strategy. "
                f"Client strategy → server assignor when migrating: {mapping}.")
-    for col, a in zip(st.columns(len(CLIENT)), SERVER.values(), strict=False):
-        with col:
-            assignor_column(ref, step, a, results[a])
+    strategy_tabs(ref, step, results)
 
 
 def downloads_section(step: int, results: dict[Assignor, list | str]) -> None:
     st.subheader("Downloads")
     done = {a: r[step].assignment for a, r in results.items() if not isinstance(r, str)}
-    rows = [row for a, assignment in done.items() for row in records(assignment, strategy=a.label)]
-    csv = io.StringIO()
-    pd.DataFrame(rows, columns=["strategy", "member", "topic", "partition"]).to_csv(csv, index=False)
-    as_json = {a.label: assignment_to_json(assignment) for a, assignment in done.items()}
+
+    def as_csv() -> str:  # built on click (a 100,000-partition group: 600,000 rows), not on every rerun
+        rows = [row for a, assignment in done.items() for row in records(assignment, strategy=a.label)]
+        csv = io.StringIO()
+        pd.DataFrame(rows, columns=["strategy", "member", "topic", "partition"]).to_csv(csv, index=False)
+        return csv.getvalue()
+
+    def as_json() -> str:
+        return json.dumps({a.label: assignment_to_json(x) for a, x in done.items()}, ensure_ascii=False, indent=2)
+
     c1, c2 = st.columns(2)
-    c1.download_button("Assignments (CSV)", csv.getvalue(), "assignments.csv", "text/csv",
-                       key="assign.download_csv")
-    c2.download_button("Assignments (JSON)", json.dumps(as_json, ensure_ascii=False, indent=2),
-                       "assignments.json", "application/json", key="assign.download_json")
+    c1.download_button("Assignments (CSV)", as_csv, "assignments.csv", "text/csv", key="assign.download_csv")
+    c2.download_button("Assignments (JSON)", as_json, "assignments.json", "application/json",
+                       key="assign.download_json")
+    assignment_handout_button(current_ref(), step, results)
 
 
 def config_section() -> None:
@@ -114,8 +92,11 @@ def config_section() -> None:
 
 
 ref, step = current_ref(), choose_step()
+client = client_choice("assign")
 with st.spinner("Computing the client and server-side (KIP-848) assignments..."):
-    results = {a: outcomes_or_error(ref, a) for a in ASSIGNORS}
+    results = {a: outcomes_or_error(ref, a) for a in assignors_of(client)}
+offer_note(client)
+client_notes(ref, step, client, results)
 metrics_section(ref, step, results)
 columns_section(ref, step, results)
 downloads_section(step, results)

@@ -8,20 +8,22 @@ import pandas as pd
 import streamlit as st
 
 from engine import (
-    ASSIGNORS,
     CAPTIONS,
-    CLIENT,
     MAX_TIMING_MS,
     ProtocolTimings,
     Timeline,
     rebalance_row,
     step_labels,
 )
-from ui.cached import animation_figure, outcomes_or_error, pause_figure, pause_of
+from engine.charts.rebalance import SPEEDS
+from ui.cached import animations_figure, outcomes_or_error, pause_figure, pause_of
+from ui.client_choice import assignors_of, client_choice, offer_note
 from ui.layout import page_setup
+from ui.numbers import whole_number_input
+from ui.presenter import step_buttons
 from ui.sidebar import render_sidebar
-from ui.state import ScenarioRef, current_ref, current_scenario
-from ui.timeline import event_form, event_timeline
+from ui.state import ScenarioRef, current_ref, current_scenario, share_widget
+from ui.timeline import event_form, event_timeline, step_choice, timeline_key
 
 ANIMATE_ALL_LIMIT = 1_000
 
@@ -47,7 +49,7 @@ def choose_timeline() -> Timeline:
 
 def ms(column, label: str, default: int, step_ms: int, key: str, **kw) -> int:
     """A timing input of 0..MAX_TIMING_MS ms."""
-    return int(column.number_input(label, 0, MAX_TIMING_MS, default, step_ms, key=f"rebalance.{key}", **kw))
+    return whole_number_input(label, 0, MAX_TIMING_MS, default, f"rebalance.{key}", container=column, **kw)
 
 
 def timings_section(timeline: Timeline, step: int) -> tuple[ProtocolTimings, tuple[str, ...]]:
@@ -60,8 +62,9 @@ def timings_section(timeline: Timeline, step: int) -> tuple[ProtocolTimings, tup
         batch = ms(t4, "finish in-flight batch (ms)", 1_000, 100, "processing_ms")
         heartbeat = ms(t1, "heartbeat.interval.ms (KIP-848)", 5_000, 500, "heartbeat_interval_ms",
                        help="New consumer protocol only: the broker's group.consumer.heartbeat.interval.ms "
-                            "(default 5000). The model waits a full interval for each member's next "
-                            f"heartbeat. 0..{MAX_TIMING_MS:,} ms.")
+                            "(default 5000). A member learns a change on its next heartbeat: half an "
+                            "interval expected (the table's partition-seconds), a full one at most (the bound). "
+                            f"0..{MAX_TIMING_MS:,} ms.")
         gone = [m for m in steps[step - 1].member_ids if m not in steps[step].member_ids]
         crashed = st.multiselect("members that crashed (no LeaveGroup: detected after session.timeout.ms)",
                                  gone, default=[m for m in timeline.crashed[step] if m in gone],
@@ -69,9 +72,10 @@ def timings_section(timeline: Timeline, step: int) -> tuple[ProtocolTimings, tup
     return ProtocolTimings(session, rejoin, sync, batch, heartbeat), tuple(crashed)
 
 
-def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crashed: tuple[str, ...]) -> None:
+def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crashed: tuple[str, ...],
+                    client: str) -> None:
     rows = []
-    for a in ASSIGNORS:
+    for a in assignors_of(client):
         result = outcomes_or_error(ref, a)
         if isinstance(result, str):
             st.error(f"{a.label}: {result}")
@@ -87,21 +91,23 @@ def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crash
     st.caption(CAPTIONS["rebalance.revoked"])
 
 
-def animations_section(ref: ScenarioRef, timeline: Timeline, step: int) -> None:
+def animations_section(ref: ScenarioRef, timeline: Timeline, step: int, client: str) -> None:
+    chosen = {a.name: a for a in assignors_of(client) if a.group_protocol == "classic"}
     st.subheader("Partitions on the move")
     st.caption(CAPTIONS["rebalance.animation"])
     big = max(s.total_partitions for s in timeline.scenario.steps[step - 1:step + 1]) > ANIMATE_ALL_LIMIT
-    default = ["sticky", "cooperative-sticky"] if big else list(CLIENT)
-    shown = st.multiselect("Animate", list(CLIENT), default=default, format_func=lambda s: CLIENT[s].title,
-                           key="rebalance.animate",
-                           help=f"Above {ANIMATE_ALL_LIMIT:,} partitions only the sticky pair is animated by "
-                                "default.")
-    for row_start in range(0, len(shown), 2):
-        for col, name in zip(st.columns(2), shown[row_start:row_start + 2], strict=False):
-            with col:
-                st.markdown(f"**{CLIENT[name].title}** ({CLIENT[name].rebalance})")
-                st.plotly_chart(animation_figure(ref, CLIENT[name], step), key=f"rebalance.anim.{name}",
-                                width="stretch")
+    default = [n for n in ("sticky", "cooperative-sticky") if n in chosen] if big else list(chosen)
+    left, right = st.columns([3, 1])
+    shown = left.multiselect("Animate", list(chosen), default=default, format_func=lambda s: chosen[s].title,
+                             key="rebalance.animate" + ("" if client == "java" else f".{client}"),
+                             help=f"Above {ANIMATE_ALL_LIMIT:,} partitions only the sticky pair is animated by "
+                                  "default.")
+    speed = right.segmented_control("Speed", list(SPEEDS), default="normal", key="rebalance.speed") or "normal"
+    drawable = tuple(chosen[n] for n in shown if not isinstance(outcomes_or_error(ref, chosen[n]), str))
+    if len(drawable) < len(shown):
+        st.warning("Some strategies have nothing to animate: see the message above.")
+    if drawable:  # one figure: one Play moves every strategy together
+        st.plotly_chart(animations_figure(ref, drawable, step, SPEEDS[speed]), key="rebalance.anim", width="stretch")
 
 
 def pause_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crashed: tuple[str, ...]) -> None:
@@ -115,10 +121,15 @@ if len(timeline.scenario.steps) < 2:
     st.info("This timeline has no rebalance to show (for example a static member restarting within "
             "session.timeout.ms).")
     st.stop()
-step = st.selectbox("Rebalance", range(1, len(timeline.scenario.steps)), key="rebalance.step",
-                    format_func=lambda i: f"step {i}: {timeline.labels[i]}")
+step_key = timeline_key("rebalance.step", timeline)
+share_widget("rebalance.step", step_key, int)  # a shared link's step seeds the selector...
+step = step_choice(timeline)
+step_buttons(step_key, range(1, len(timeline.scenario.steps)), "rebalance")  # presenter mode's arrow keys
+share_widget("rebalance.step", step_key, int)  # ...and the chosen step is written back to the URL
 ref = current_ref() if timeline.scenario is current_scenario() else ScenarioRef.of(timeline.scenario)
 timings, crashed = timings_section(timeline, step)
-numbers_section(ref, step, timings, crashed)
-animations_section(ref, timeline, step)
+client = client_choice("rebalance")
+offer_note(client)
+numbers_section(ref, step, timings, crashed, client)
+animations_section(ref, timeline, step, client)
 pause_section(ref, step, timings, crashed)

@@ -21,6 +21,7 @@ from engine import (
 )
 from engine.charts import partition_histogram, producer_timeline, remap_chart
 from ui.cached import null_key_runs, placements, remap_curve_of
+from ui.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_note
 from ui.key_sample import key_source
 from ui.layout import page_setup
 
@@ -36,9 +37,10 @@ st.info(
     "survives in one place: choosing a group's `__consumer_offsets` partition (last tab).", icon="ℹ️")
 
 
-def histogram_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
-    chosen = st.multiselect("Partitioners", list(PARTITIONERS), default=["java", "consistent_random"],
-                            format_func=PARTITIONERS.get, key="keys.partitioners")
+def histogram_section(keys: pa.Array, sample_id: str, partitions: int, client: str) -> None:
+    default = list(dict.fromkeys([DEFAULT_PARTITIONER[client], "java", "consistent_random"]))  # client's first
+    chosen = st.multiselect("Partitioners", list(PARTITIONERS), default=default, format_func=PARTITIONERS.get,
+                            key="keys.partitioners" + ("" if client == "java" else f".{client}"))
     if not chosen:
         st.error("Partitioners: choose at least one.")
         return
@@ -115,7 +117,7 @@ def coordinator_section() -> None:
                 "(Java `String.hashCode` over UTF-16; `Utils.abs(Integer.MIN_VALUE)` is 0).")
     c1, c2 = st.columns([3, 1])
     text = c1.text_area("Group ids, one per line", "my-group\nconsole-consumer-12345\npolygenelubricants",
-                        key="keys.group_ids", help="At most 100,000 ids")
+                        key="keys.group_ids", max_chars=2_000_000, help="At most 100,000 ids, 2,000,000 characters")
     n = c2.number_input("offsets.topic.num.partitions", 1, 10_000, 50, key="keys.offsets_partitions")
     try:
         found = find_coordinators([line.rstrip("\r") for line in text.split("\n") if line.strip()], int(n))
@@ -132,11 +134,13 @@ partitions = int(st.number_input("Partitions", 1, MAX_PAGE_PARTITIONS, 12, key="
                                  help=f"1 to {MAX_PAGE_PARTITIONS:,} on this page"))
 if keys is not None:
     st.caption(f"{len(keys):,} records, {keys.null_count:,} null keys.")
+client = client_choice("keys")
+partitioner_note(client)
 tabs = st.tabs(["Key -> partition", "Changing the partition count", "Null keys over time",
                 "Group coordinator"])
 with tabs[0]:
     if keys is not None:
-        histogram_section(keys, sample_id, partitions)
+        histogram_section(keys, sample_id, partitions, client)
 with tabs[1]:
     if keys is not None:
         remap_section(keys, sample_id, partitions)

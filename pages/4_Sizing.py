@@ -12,36 +12,53 @@ from engine import EngineError, sizing
 from engine.charts import cost_grid, formula_comparison
 from ui.cached import sizing_curves
 from ui.layout import page_setup
+from ui.numbers import decimal_input, whole_number_input
 
 page_setup("Sizing", "📐", "Partitions = ceil(max(T/p, T/c)) from measured per-partition throughput, "
            "and every cost of that count: memory, files, failover, latency, limits.")
 
 
-def measured(label: str, tool: Literal["producer", "consumer"], default: float) -> float:
-    """A per-partition throughput: typed, or read from a pasted perf-test run (the typed value on error)."""
-    value = st.number_input(f"{label} (MB/s per partition)", min_value=0.0, max_value=sizing.MAX_THROUGHPUT,
-                            value=default, step=1.0, key=f"sizing.{tool}_mb_s",
-                            help="Measure on a topic with ONE partition. Must be > 0.")
-    paste = st.text_area(f"…or paste kafka-{tool}-perf-test.sh output", "", height=80,
-                         key=f"sizing.{tool}_perf",
-                         help=f"The summary line(s); at most {sizing.MAX_PERF_TEXT:,} characters.")
+def use_paste(tool: Literal["producer", "consumer"]) -> None:
+    """on_change of a perf-test paste: its throughput goes INTO the field above (one value, visible)."""
+    ss = st.session_state
+    ss.pop(f"sizing.{tool}_paste_error", None)
+    paste = ss.get(f"sizing.{tool}_perf", "")
     if not paste.strip():
-        return value
+        return
     try:
         parsed = sizing.measured_throughput(paste, tool)
     except EngineError as exc:
-        st.error(str(exc))
-        return value
-    st.success(f"Parsed {parsed.mb_per_sec:g} MB/s ({parsed.records_per_sec:,.0f} records/s).")
-    return parsed.mb_per_sec
+        ss[f"sizing.{tool}_paste_error"] = str(exc)
+        return
+    ss[f"sizing.{tool}_mb_s"] = f"{parsed.mb_per_sec:g}"
+    ss[f"sizing.{tool}_pasted"] = parsed
+
+
+def measured(label: str, tool: Literal["producer", "consumer"], default: float) -> float:
+    """A per-partition throughput: the field is the one source of truth; a pasted perf-test run fills it."""
+    value = decimal_input(f"{label} (MB/s per partition)", 0.0, sizing.MAX_THROUGHPUT, default,
+                          f"sizing.{tool}_mb_s", help="Measure on a topic with ONE partition. Must be > 0.")
+    st.text_area(f"…or paste kafka-{tool}-perf-test.sh output", "", height=80, key=f"sizing.{tool}_perf",
+                 max_chars=sizing.MAX_PERF_TEXT, on_change=use_paste, args=(tool,),
+                 help=f"The summary line(s), at most {sizing.MAX_PERF_TEXT:,} characters; the throughput it "
+                      "reports replaces the field above.")
+    pasted = st.session_state.get(f"sizing.{tool}_pasted")
+    if st.session_state.get(f"sizing.{tool}_paste_error"):
+        st.error(f"{st.session_state[f'sizing.{tool}_paste_error']} (the field above is unchanged)")
+    elif pasted is not None and pasted.mb_per_sec == value:
+        st.success(f"Parsed {pasted.mb_per_sec:g} MB/s ({pasted.records_per_sec:,.0f} records/s): now in the "
+                   "field above.")
+    elif pasted is not None:
+        st.caption(f"The field was edited after the paste ({pasted.mb_per_sec:g} MB/s): the field is used.")
+    return value
 
 
 def constant_overrides() -> dict[str, float]:
     out = {}
     with st.expander("Constants (editable; hover for source and era)"):
         for key, c in sizing.CONSTANTS.items():
-            value = st.number_input(f"{c.label} ({c.unit})", min_value=0.0, value=float(c.value),
-                                    key=f"sizing.const.{key}", help=f"{c.source}. Era: {c.era}.")
+            value = decimal_input(f"{c.label} ({c.unit})", 0.0, 1e12, float(c.value), f"sizing.const.{key}",
+                                  help=f"{c.source}. Era: {c.era}.")
             if value != c.value:
                 out[key] = float(value)
     return out
@@ -49,24 +66,22 @@ def constant_overrides() -> dict[str, float]:
 
 def inputs_section() -> tuple[sizing.SizingInputs, int | None]:
     st.subheader("Inputs")
-    target = st.number_input("Target throughput T (MB/s)", min_value=0.0, max_value=sizing.MAX_THROUGHPUT,
-                             value=200.0, step=10.0, key="sizing.target_mb_s")
-    headroom = st.number_input("Growth headroom (%)", min_value=0.0, max_value=10_000.0, value=0.0, step=10.0,
-                               key="sizing.headroom_pct")
+    target = decimal_input("Target throughput T (MB/s)", 0.0, sizing.MAX_THROUGHPUT, 200.0, "sizing.target_mb_s")
+    headroom = decimal_input("Growth headroom (%)", 0.0, 10_000.0, 0.0, "sizing.headroom_pct")
     producer, consumer = measured("Producer p", "producer", 25.0), measured("Consumer c", "consumer", 10.0)
-    brokers = st.number_input("Brokers", 1, sizing.MAX_BROKERS, 3, key="sizing.brokers")
-    rf = st.number_input("Replication factor", 1, sizing.MAX_BROKERS, 3, key="sizing.rf")
+    brokers = whole_number_input("Brokers", 1, sizing.MAX_BROKERS, 3, "sizing.brokers")
+    rf = whole_number_input("Replication factor", 1, sizing.MAX_BROKERS, 3, "sizing.rf")
     era = st.radio("Cluster", ["kraft", "zookeeper"], horizontal=True, key="sizing.era",
                    format_func={"kraft": "KRaft (3.3+)", "zookeeper": "ZooKeeper"}.get)
-    batch = st.number_input("batch.size (bytes)", 1, 2**31 - 1, 16_384, step=1024, key="sizing.batch_size")
-    buffer_mib = st.number_input("buffer.memory (MiB)", 1, 1_000_000, 32, key="sizing.buffer_mib")
-    segments = st.number_input("Segments per partition", 1, 1_000_000, 5, key="sizing.segments",
-                               help="retention size / segment.bytes, roughly")
-    existing = st.number_input("Other partitions already in the cluster", 0, sizing.MAX_PARTITIONS, 0,
-                               key="sizing.existing")
+    batch = whole_number_input("batch.size (bytes)", 1, 2**31 - 1, 16_384, "sizing.batch_size")
+    buffer_mib = whole_number_input("buffer.memory (MiB)", 1, 1_000_000, 32, "sizing.buffer_mib")
+    segments = whole_number_input("Segments per partition", 1, 1_000_000, 5, "sizing.segments",
+                                  help="retention size / segment.bytes, roughly.")
+    existing = whole_number_input("Other partitions already in the cluster", 0, sizing.MAX_PARTITIONS, 0,
+                                  "sizing.existing")
     round_up = st.checkbox("Round up to a multiple of the brokers", False, key="sizing.round")
-    chosen = st.number_input("Override the chosen count (0 = recommended)", 0, sizing.MAX_PARTITIONS, 0,
-                             key="sizing.chosen")
+    chosen = whole_number_input("Override the chosen count (0 = recommended)", 0, sizing.MAX_PARTITIONS, 0,
+                                "sizing.chosen")
     inputs = sizing.SizingInputs(float(target), float(producer), float(consumer), float(headroom),
                                  int(brokers), int(rf), int(batch), int(buffer_mib) * 2**20, int(segments),
                                  int(existing), era, bool(round_up), constant_overrides())

@@ -12,10 +12,12 @@ import engine
 from engine.charts import restart_comparison, restart_timeline, sequence_figure
 from ui.cached import first_assignment, rolling_restarts
 from ui.layout import page_setup
+from ui.paste import checked_paste
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario
 
 MAX_GROUP_ID = 249
+MAX_LINES_CHARS = 300_000  # 1,000 lines of a 249-character member id and its strategies
 
 page_setup("Group Protocol", "🤝", "FIND_COORDINATOR → JOIN_GROUP → SYNC_GROUP → HEARTBEAT, the strategy "
                                   "vote, "
@@ -39,10 +41,11 @@ def vote_section(group_id: str, member_ids: list[str]) -> tuple[list, engine.Ele
     lines = st.text_area(
         "partition.assignment.strategy per member, in join order (member: strategy, strategy)", height=160,
         value="\n".join(f"{m}: range" for m in member_ids[:50]) or "C0: range", key="protocol.lists",
-        help=f"One line per member, at most 1,000 lines; strategies: {', '.join(engine.STRATEGY_NAMES)}. "
-             "The first line joins first and leads.")
+        max_chars=MAX_LINES_CHARS,
+        help=f"One line per member, at most 1,000 lines and {MAX_LINES_CHARS:,} characters (the browser stops a "
+             f"longer paste); strategies: {', '.join(engine.STRATEGY_NAMES)}. The first line joins first and leads.")
     try:
-        members = engine.parse_strategy_lines(lines)
+        members = engine.parse_strategy_lines(checked_paste(lines, MAX_LINES_CHARS, "strategy lists"))
     except engine.EngineError as exc:
         st.error(str(exc))
         return [], None
@@ -112,6 +115,9 @@ def restart_section(ref: ScenarioRef) -> None:
     try:  # the engine refuses more than MAX_RESTART_MEMBERS members
         config = engine.RollingRestartConfig(int(restart_s) * 1000, int(session_s) * 1000, int(gap_s) * 1000)
         rows, timelines = rolling_restarts(ref, config, tuple(strategies))
+    except engine.LimitError as exc:  # too big to replay here: said, not an error of the user's
+        st.warning(f"{exc}. Sections 1-4 above still cover this group.")
+        return
     except engine.EngineError as exc:
         st.error(str(exc))
         return

@@ -51,14 +51,14 @@ def test_every_preset_loads(key: str) -> None:
 def test_quick_actions() -> None:
     at = run()
     at.selectbox(key="sidebar.preset").set_value("seed-a").run()
-    at.number_input(key="builder.add_n").set_value(2).run()
+    at.text_input(key="builder.add_n").set_value("2").run()
     at.button(key="builder.add").click().run()
     assert current(at).first.member_ids == ["C0", "C1", "C2", "C3", "C4"]
     at.selectbox(key="sidebar.preset").set_value("seed-c").run()
     at.button(key="builder.sub_all").click().run()
     assert all(m.topics == ("t0", "t1", "t2") for m in current(at).first.members)
     at.text_input(key="builder.racks").set_value("r1, r2").run()
-    at.number_input(key="builder.rf").set_value(2).run()
+    at.text_input(key="builder.rf").set_value("2").run()
     at.button(key="builder.place_racks").click().run()
     first = current(at).first
     assert first.partition_racks["t2"] == (("r1", "r2"), ("r2", "r1"), ("r1", "r2"))
@@ -84,7 +84,7 @@ def test_pasted_json_loads_exactly_and_bad_json_is_reported_inline() -> None:
     dup = json.dumps({"topics": {"t0": 1}, "members": [{"id": "C1"}, {"id": "C1"}]})
     at.text_area(key="builder.json").set_value(dup).run()
     at.button(key="builder.load_json").click().run()
-    assert any("members[1].id: duplicate 'C1'" in e.value for e in at.error)
+    assert any("member 2, id: duplicate 'C1'" in e.value for e in at.error)  # 1-based on the pages (issue 11)
 
 
 def test_share_url_restores_the_scenario_in_a_fresh_session() -> None:

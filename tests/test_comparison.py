@@ -71,5 +71,6 @@ def test_rows_hold_the_engine_numbers() -> None:
     pause = step_pause(a, steps[0].assignment, steps[1], ProtocolTimings(), ())
     r = rebalance_row(a, steps[1], pause)
     assert (r["protocol"], r["partitions revoked"], r["rounds"]) == ("cooperative", 0, steps[1].rounds)
-    assert r["consumer-seconds paused"] == round(pause.consumer_seconds, 3)
+    assert r["partition-seconds unavailable"] == round(pause.partition_seconds, 3)
+    assert r["consumer-seconds stopped"] == round(pause.stopped_consumer_seconds, 3) == 0  # incremental
 

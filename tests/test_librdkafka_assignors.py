@@ -37,7 +37,8 @@ from engine.scenario import TopicPartition, parse_scenario
 from support.librdkafka_cases import compare_case
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "librdkafka_assign.json"
-MODULES = ["", ".model", ".qsort", ".eligible", ".range", ".roundrobin", ".movements", ".sticky",
+MODULES = ["", ".model", ".qsort", ".eligible", ".range", ".roundrobin", ".movements", ".sticky", ".metadata_cache",
+           ".budget", ".teaching", ".cli",
            ".cooperative", ".replay"]
 
 
@@ -217,3 +218,62 @@ def test_vector_file_covers_all_strategies_with_steps() -> None:
 def test_every_recorded_real_group_replays_exactly() -> None:
     problems = [d for case in _vector_cases() for d in compare_case(case)]
     assert problems == []
+
+
+def _leader_changes_subscription(leader_rack: str | None = None, other_rack: str | None = "r0",
+                                 racks: bool = True, new_topics: tuple[str, ...] = ("t0", "t1")) -> Any:
+    """Case lk20250101-36's shape: the rack-less leader m0 reads only t1, the group also t0."""
+    def members(m0_topics: list[str]) -> list[dict[str, Any]]:
+        return [{"id": "m0", "topics": m0_topics, "rack": leader_rack},
+                {"id": "m1", "topics": ["t0", "t1"], "rack": other_rack},
+                {"id": "m2", "topics": ["t0", "t1"], "rack": other_rack}]
+
+    state: dict[str, Any] = {"topics": {"t0": 2, "t1": 3, "t2": 1}}
+    if racks:
+        state["partition_racks"] = {"t0": [["r0", "r1"], ["r0"]], "t1": [["r0"], ["r1"], ["r0"]], "t2": [["r1"]]}
+    return _scenario([{**state, "members": members(["t1"])}, {**state, "members": members(list(new_topics))}])
+
+
+@pytest.mark.parametrize("strategy", ["range", "roundrobin", "cooperative-sticky"])
+def test_a_rack_less_leader_subscribing_to_a_topic_it_cached_for_the_assignor_reads_freed_memory(
+        strategy: str) -> None:
+    """Recorded on real consumers (case lk20250101-36, SIGSEGV in rd_kafka_topic_info_new_with_rack):
+    the leader's metadata cache entry for t0 points into the freed rack-aware Metadata response."""
+    with pytest.raises(LibrdkafkaFailure, match=r"consumer m0 \(no client.rack\).*for t0") as failure:
+        replay_librdkafka(_leader_changes_subscription(), strategy)
+    assert failure.value.undefined
+
+
+@pytest.mark.parametrize("variant", [
+    {"leader_rack": "r1"},  # the cache copies the racks it was asked to include
+    {"other_rack": None},  # no member sends a rack: no rack-aware metadata is fetched
+    {"racks": False},  # brokers without racks: no rack strings to read
+    {"new_topics": ("t0", "t1", "t2")},  # t2 is not cached: a fresh Metadata request cleans every entry
+])
+def test_without_every_condition_the_subscription_change_is_safe(variant: dict[str, Any]) -> None:
+    steps = replay_librdkafka(_leader_changes_subscription(**variant), "range")
+    subscribed = set(variant.get("new_topics", ("t0", "t1")))
+    assert steps[1].rounds == 1
+    assert sorted(str(tp) for tps in steps[1].assignment.values() for tp in tps) == sorted(
+        f"{t}-{p}" for t, n in {"t0": 2, "t1": 3, "t2": 1}.items() if t in subscribed for p in range(n))
+
+
+def test_a_group_real_librdkafka_aborts_while_forming_fails_in_the_engine_for_any_order() -> None:
+    """Generator case lk20250101-218 (no vector: the leader aborts before any member id is logged).  Rerun
+    under gdb, real 2.16.0 consumers abort in 3 of 3 runs on ``assert(!rd_strcmp(existing_cpair->dst,
+    old_consumer))`` in PartitionMovements_movePartition (rdkafka_sticky_assignor.c:404).  The engine fails
+    on that assert whatever the JoinGroup order and the byte order of the broker-made member ids."""
+    racks = {"t0": [["r0", "r1"], ["r0"], ["r0", "r1"], ["r0", "r1"], ["r0"]]}
+    racks["t1"] = racks["t0"] + [["r0", "r1"], ["r0", "r1"], ["r0"]]
+    racks["t2"] = racks["t1"] + [["r0", "r1"], ["r0", "r1"], ["r0"], ["r0", "r1"]]
+    members = [(["t0", "t2"], "rx", "p-static"), (["t0", "t1", "t2"], "r1", "o-static"),
+               (["t0", "t1"], None, None), (["t1"], None, "k-static")]
+    rng = random.Random(218)
+    for _ in range(40):
+        ids = [f"0x7f{rng.randrange(1 << 24):06x}" for _ in members]
+        order = rng.sample(range(len(members)), len(members))
+        state = {"topics": {"t0": 5, "t1": 8, "t2": 12}, "partition_racks": racks,
+                 "members": [{"id": ids[i], "topics": members[i][0], "rack": members[i][1],
+                              "instance_id": members[i][2]} for i in order]}
+        with pytest.raises(LibrdkafkaFailure, match=r"rd_assert\(existing_cpair->dst == old_consumer\)"):
+            replay_librdkafka(_scenario([state]), "cooperative-sticky")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -87,11 +88,27 @@ def _groups() -> list[GroupSpec]:
     return [random_spec(rng, STRATEGIES[i % len(STRATEGIES)], f"ci{seed}-{i}") for i in range(count)]
 
 
+def _run_with_one_rerun(specs: list[GroupSpec]) -> list[GroupRecord | BaseException]:
+    """All groups at once; a group whose HARNESS failed (mock-cluster races past the retries, a child
+    that timed out under CPU contention: not librdkafka behaviour) runs once more, under a new group id,
+    with fewer groups beside it.  A crash of librdkafka is a record, never rerun."""
+    records = run_groups(specs, parallel=len(specs), timeout=150)
+    again = [i for i, r in enumerate(records) if not isinstance(r, GroupRecord)]
+    if again:
+        print(f"rerunning {[specs[i].group_id for i in again]}: {[repr(records[i])[:120] for i in again]}")
+        reruns = run_groups([replace(specs[i], group_id=f"{specs[i].group_id}-again") for i in again],
+                            parallel=3, timeout=200)
+        for i, record in zip(again, reruns):
+            records[i] = record
+    return records
+
+
 def test_random_groups_match_real_librdkafka_consumers_at_every_step() -> None:
     specs = _groups()
     started = time.monotonic()
-    records = run_groups(specs, parallel=len(specs), timeout=240)
+    records = _run_with_one_rerun(specs)
     problems, steps = [], 0
+    matched: dict[str, list[int]] = {s: [0, 0] for s in STRATEGIES}  # strategy -> [steps matched, steps]
     for spec, record in zip(specs, records):
         if not isinstance(record, GroupRecord):
             problems.append(f"{spec.group_id} ({spec.strategy}): the real group failed: {record!r}")
@@ -101,6 +118,10 @@ def test_random_groups_match_real_librdkafka_consumers_at_every_step() -> None:
             continue
         case = record_to_case(record, spec.group_id)
         steps += len(case["expected"])
-        problems.extend(compare_case(case))
-    print(f"{len(specs)} groups, {steps} steps in {time.monotonic() - started:.1f} s")
+        found = compare_case(case)
+        problems.extend(found)
+        matched[spec.strategy][1] += len(case["expected"])
+        matched[spec.strategy][0] += 0 if found else len(case["expected"])
+    print(f"{len(specs)} groups, {steps} steps in {time.monotonic() - started:.1f} s; steps matched per strategy: "
+          + ", ".join(f"{s} {m}/{n}" for s, (m, n) in matched.items()))
     assert problems == []

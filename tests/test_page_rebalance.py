@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -18,6 +20,11 @@ def page(preset: str | None = None) -> AppTest:
     return open_page("2_Rebalance.py", preset)
 
 
+def step_box(at: AppTest):
+    """The step selector (its key names the timeline it was drawn for: ui.timeline.timeline_key)."""
+    return next(s for s in at.selectbox if s.label == "Rebalance")
+
+
 def numbers(at: AppTest):
     return at.dataframe[0].value.set_index("strategy")
 
@@ -31,11 +38,22 @@ def test_seed_d_after_c1_leaves_matches_the_vectors() -> None:
         assert table.loc[s, "moved"] == case["expected"][1]["moved"]
         assert table.loc[s, "moved from remaining"] == case["expected"][1]["moved_from_remaining"]
     # eager revokes everything the remaining members owned; cooperative only what moves (nothing here)
-    revoked, paused = table["partitions revoked"], table["consumer-seconds paused"]
+    revoked, stopped = table["partitions revoked"], table["consumer-seconds stopped"]
     assert revoked.loc["range"] == 4 and revoked.loc["cooperative-sticky"] == 0
-    assert paused.loc["sticky"] > paused.loc["cooperative-sticky"]
+    assert stopped.loc["sticky"] > 0 and stopped.loc["cooperative-sticky"] == 0  # only eager stops the world
+    # issue 11 item 3: what a rebalance costs leads; the new protocol is not worse than eager on seed-d
+    unavailable = table["partition-seconds unavailable"]
+    assert list(table.columns).index("partition-seconds unavailable") < list(table.columns).index(
+        "consumer-seconds stopped")
+    assert unavailable.loc["uniform (KIP-848)"] < unavailable.loc["sticky"]
+    assert table.loc["uniform (KIP-848)", "partition-seconds (bound)"] == 2 * unavailable.loc["uniform (KIP-848)"]
     charts = at.get("plotly_chart")
-    assert len(charts) == len(STRATEGIES) + 1
+    assert len(charts) == 2  # every strategy's animation in one figure (one Play), and the pause timeline
+    animation = json.loads(charts[0].proto.spec)
+    titles = [a["text"] for a in animation["layout"]["annotations"]]
+    assert len(titles) == len(STRATEGIES) and all(t.startswith("<b>") for t in titles)
+    buttons = [b["label"] for m in animation["layout"]["updatemenus"] for b in m["buttons"]]
+    assert buttons.count("Play all") == 1
 
 
 @pytest.mark.parametrize("key", list(PRESETS))
@@ -50,22 +68,24 @@ def test_event_timeline_crash_and_rejoin() -> None:
     at.selectbox(key="rebalance.member").set_value("order-svc-1").run()
     at.button(key="rebalance.add_event").click().run()
     assert not at.exception
-    assert at.selectbox(key="rebalance.step").options == [
+    assert step_box(at).options == [
         "step 1: order-svc-1 crashes and rejoins (crash)", "step 2: order-svc-1 crashes and rejoins (rejoin)"]
     crashed = at.multiselect[0]
     assert crashed.value == ["order-svc-1"]
     table = numbers(at)
-    timeout = at.number_input(key="rebalance.session_timeout_ms").value
-    assert table.loc["sticky", "consumer-seconds paused"] >= timeout / 1000  # waits for session.timeout.ms
-    at.number_input(key="rebalance.session_timeout_ms").set_value(10_000).run()
-    paused = "consumer-seconds paused"
+    timeout = int(at.text_input(key="rebalance.session_timeout_ms").value)
+    # the crashed member's partitions wait for session.timeout.ms; the others keep consuming meanwhile
+    assert table.loc["sticky", "partition-seconds unavailable"] >= timeout / 1000
+    assert table.loc["sticky", "consumer-seconds stopped"] < timeout / 1000
+    at.text_input(key="rebalance.session_timeout_ms").set_value("10000").run()
+    paused = "partition-seconds unavailable"
     assert numbers(at).loc["sticky", paused] < table.loc["sticky", paused]
 
 
 def test_add_partitions_and_bad_event() -> None:
     at = page("seed-a")
     at.selectbox(key="rebalance.kind").set_value("add-partitions").run()
-    at.number_input(key="rebalance.count").set_value(5).run()
+    at.text_input(key="rebalance.count").set_value("5").run()
     at.button(key="rebalance.add_event").click().run()
     assert at.session_state["rebalance.events"][-1].count == 5
     at.selectbox(key="rebalance.kind").set_value("add").run()
@@ -97,28 +117,31 @@ def test_seed_d_server_rows_equal_server_assign_and_the_kip848_pause_model() -> 
     at = page("seed-d")
     scenario = build_preset("seed-d")
     table = numbers(at)
-    hb = at.number_input(key="rebalance.heartbeat_interval_ms")
-    timings = ProtocolTimings(int(at.number_input(key="rebalance.session_timeout_ms").value),
-                              int(at.number_input(key="rebalance.rejoin_ms").value),
-                              int(at.number_input(key="rebalance.sync_ms").value),
-                              int(at.number_input(key="rebalance.processing_ms").value), int(hb.value))
+    hb = at.text_input(key="rebalance.heartbeat_interval_ms")
+    timings = ProtocolTimings(int(at.text_input(key="rebalance.session_timeout_ms").value),
+                              int(at.text_input(key="rebalance.rejoin_ms").value),
+                              int(at.text_input(key="rebalance.sync_ms").value),
+                              int(at.text_input(key="rebalance.processing_ms").value), int(hb.value))
     for a in SERVER_ASSIGNORS:
         steps = server_assign(scenario, a).steps
         row = table.loc[f"{a} (KIP-848)"]
         assert row["protocol"] == "consumer (KIP-848)"
         assert (row["moved"], row["moved from remaining"]) == (steps[1].moved, steps[1].moved_from_remaining)
         pause = pause_report("consumer", steps[0].assignment, steps[1].assignment, timings)
-        assert row["consumer-seconds paused"] == round(pause.consumer_seconds, 3)
-        assert row["partition-seconds paused"] == round(pause.partition_seconds, 3)
+        assert row["consumer-seconds stopped"] == round(pause.stopped_consumer_seconds, 3) == 0
+        assert row["partition-seconds unavailable"] == round(pause.partition_seconds, 3)
+        assert row["partition-seconds (bound)"] == round(pause.partition_seconds_bound, 3)
     # C1 leaves gracefully: only its partitions move (nothing is revoked from the members that stay), and each
-    # one waits from the end of C1's batch to its new owner's next heartbeat
+    # one waits from the end of C1's batch to its new owner's next heartbeat: half an interval expected, a full
+    # one at most
     uniform = table.loc["uniform (KIP-848)"]
     assert uniform["partitions revoked"] == 0
-    assert uniform["partition-seconds paused"] == uniform["moved"] * timings.heartbeat_interval_ms / 1000
-    hb.set_value(1_000).run()
+    assert uniform["partition-seconds unavailable"] == uniform["moved"] * timings.heartbeat_interval_ms / 2000
+    assert uniform["partition-seconds (bound)"] == uniform["moved"] * timings.heartbeat_interval_ms / 1000
+    hb.set_value("1000").run()
     assert not at.exception, at.exception
-    assert numbers(at).loc["uniform (KIP-848)", "partition-seconds paused"] == uniform["moved"] * 1.0
-    assert len(at.get("plotly_chart")) == len(STRATEGIES) + 1
+    assert numbers(at).loc["uniform (KIP-848)", "partition-seconds unavailable"] == uniform["moved"] * 0.5
+    assert len(at.get("plotly_chart")) == 2
 
 
 def test_change_subscription_event_goes_through_the_engine_factory() -> None:
@@ -131,4 +154,48 @@ def test_change_subscription_event_goes_through_the_engine_factory() -> None:
     assert not at.exception and not at.error
     expected = make_event("change-subscription", member="C1", topics=["t0"])
     assert at.session_state["rebalance.events"] == [expected]
-    assert at.selectbox(key="rebalance.step").options == ["step 1: C1 subscribes to t0"]
+    assert step_box(at).options == ["step 1: C1 subscribes to t0"]
+
+
+@pytest.mark.parametrize("typed,says", [
+    ("2.5", "a decimal is not rounded"), ("-5", "must be a whole number"), ("200000", "not clamped"),
+])
+def test_a_refused_partition_count_is_named_not_reinterpreted(typed: str, says: str) -> None:
+    """Issue 11 item 4: Streamlit's number_input turned 2.5 into 25 and -5 into 5 and clamped 200000 silently."""
+    at = page("seed-a")
+    at.selectbox(key="rebalance.kind").set_value("add-partitions").run()
+    at.text_input(key="rebalance.count").set_value(typed).run()
+    assert any(says in e.value for e in at.error), [e.value for e in at.error]
+    at.button(key="rebalance.add_event").click().run()
+    assert not at.exception and at.session_state["rebalance.events"] == []
+    assert any(says in e.value for e in at.error)
+
+
+def test_a_refused_timing_keeps_the_last_accepted_value_and_says_so() -> None:
+    at = page("seed-d")
+    before = numbers(at)
+    at.text_input(key="rebalance.heartbeat_interval_ms").set_value("2.5").run()
+    assert any("heartbeat.interval.ms" in e.value and "Still using 5,000" in e.value for e in at.error)
+    assert numbers(at).equals(before)
+    at.text_input(key="rebalance.heartbeat_interval_ms").set_value("0").run()  # 0 is allowed here, not ignored
+    assert numbers(at).loc["uniform (KIP-848)", "partition-seconds unavailable"] < before.loc[
+        "uniform (KIP-848)", "partition-seconds unavailable"]
+
+
+def test_one_play_for_every_strategy_at_the_chosen_speed_with_labelled_dots() -> None:
+    """Issue 11 item 12: one Play moves every animated strategy, a speed choice sets the frame duration, and a
+    small group's dots carry their partition (hover always does)."""
+    from engine.charts.rebalance import SPEEDS
+
+    at = page("seed-d")
+    at.segmented_control(key="rebalance.speed").set_value("slow").run()
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    play = next(b for m in spec["layout"]["updatemenus"] for b in m["buttons"] if b["label"] == "Play all")
+    assert play["args"][1]["frame"]["duration"] == SPEEDS["slow"]
+    dots = [t for t in spec["data"] if len(t.get("x", []))]
+    assert {t["xaxis"] for t in dots} == {"x", "x2", "x3", "x4"}  # four panels, one figure
+    assert all(t["mode"] == "markers+text" for t in dots)
+    labels = {label for t in dots for label in t["text"]}
+    assert {"t0-0", "t3-1"} <= labels
+    frame = spec["frames"][1]
+    assert len(frame["data"]) == len(spec["data"])  # each frame moves every panel

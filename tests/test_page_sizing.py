@@ -36,13 +36,13 @@ def test_default_shows_rule_and_seed_mistake(app: AppTest) -> None:
 
 
 def test_inputs_drive_the_recommendation(app: AppTest) -> None:
-    app.number_input(key="sizing.target_mb_s").set_value(1000.0).run()
-    app.number_input(key="sizing.headroom_pct").set_value(50.0).run()
+    app.text_input(key="sizing.target_mb_s").set_value("1000").run()
+    app.text_input(key="sizing.headroom_pct").set_value("50").run()
     expected = sizing.partitions_needed(1000, 25, 10, 50)
     assert _metric(app, "Recommended partitions") == f"{expected:,}" == "150"
     app.checkbox(key="sizing.round").check().run()
     assert _metric(app, "Recommended partitions") == "150"  # already a multiple of 3
-    app.number_input(key="sizing.brokers").set_value(4).run()
+    app.text_input(key="sizing.brokers").set_value("4").run()
     assert _metric(app, "Recommended partitions") == "152"
 
 
@@ -51,8 +51,15 @@ def test_perf_pastes_fill_p_and_c(app: AppTest) -> None:
     app.text_area(key="sizing.consumer_perf").set_value(CONSUMER_OUT).run()
     assert not app.error
     assert _metric(app, "Recommended partitions") == str(sizing.partitions_needed(200, 47.67, 19.0735))
-    assert [s.value for s in app.success][:2] == ["Parsed 47.67 MB/s (49,985 records/s).",
-                                                   "Parsed 19.0735 MB/s (20,000 records/s)."]
+    assert [s.value for s in app.success][:2] == [
+        "Parsed 47.67 MB/s (49,985 records/s): now in the field above.",
+        "Parsed 19.0735 MB/s (20,000 records/s): now in the field above."]
+    # issue 11 item 5: one visible source of truth: the field shows the value used
+    assert app.text_input(key="sizing.producer_mb_s").value == "47.67"
+    assert app.text_input(key="sizing.consumer_mb_s").value == "19.0735"
+    app.text_input(key="sizing.consumer_mb_s").set_value("10").run()  # an edit after the paste wins, visibly
+    assert _metric(app, "Recommended partitions") == str(sizing.partitions_needed(200, 47.67, 10))
+    assert any("edited after the paste" in c.value for c in app.caption)
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
@@ -67,23 +74,23 @@ def test_bad_paste_is_an_inline_error(app: AppTest, key: str, value: str, messag
 
 
 def test_zero_throughput_and_enormous_counts(app: AppTest) -> None:
-    app.number_input(key="sizing.producer_mb_s").set_value(0.0).run()
+    app.text_input(key="sizing.producer_mb_s").set_value("0").run()
     assert not app.exception
     assert any("producer_mb_s: must be greater than 0" in e.value for e in app.error)
-    app.number_input(key="sizing.producer_mb_s").set_value(0.0001).run()
-    app.number_input(key="sizing.target_mb_s").set_value(9_000_000.0).run()
+    app.text_input(key="sizing.producer_mb_s").set_value("0.0001").run()
+    app.text_input(key="sizing.target_mb_s").set_value("9000000").run()
     assert any("limit" in e.value for e in app.error)
 
 
 def test_replication_factor_above_brokers(app: AppTest) -> None:
-    app.number_input(key="sizing.rf").set_value(5).run()
+    app.text_input(key="sizing.rf").set_value("5").run()
     assert not app.exception
     assert any("replication_factor" in e.value for e in app.error)
 
 
 def test_chosen_override_and_zookeeper_limits(app: AppTest) -> None:
     app.radio(key="sizing.era").set_value("zookeeper").run()
-    app.number_input(key="sizing.chosen").set_value(5000).run()
+    app.text_input(key="sizing.chosen").set_value("5000").run()
     table = app.dataframe[0].value
     row = table[table["check"] == "partition replicas per broker"].iloc[0]
     assert row["ok"] == "❌" and row["value"] == "5,000" and row["limit"] == "4,000"
@@ -92,7 +99,7 @@ def test_chosen_override_and_zookeeper_limits(app: AppTest) -> None:
 
 def test_constant_override_changes_the_cost(app: AppTest) -> None:
     app.radio(key="sizing.era").set_value("zookeeper").run()
-    app.number_input(key="sizing.const.election_ms_zk").set_value(50.0).run()
+    app.text_input(key="sizing.const.election_ms_zk").set_value("50").run()
     table = app.dataframe[0].value
     row = table[table["check"] == "unavailability after an unclean broker failure"].iloc[0]
     assert row["value"] == "0.35"  # 7 leaders x 50 ms
@@ -102,3 +109,12 @@ def test_download_holds_what_is_shown(app: AppTest) -> None:
     result = sizing.size(sizing.SizingInputs())
     assert json.loads(json.dumps(result.to_dict()))["recommended"] == 20
     assert len(app.get("download_button")) == 2
+
+
+def test_a_refused_number_is_named_beside_its_field(app: AppTest) -> None:
+    """Issue 11 item 4: -5 is not read as 5, a decimal batch size is not read as a whole one."""
+    app.text_input(key="sizing.target_mb_s").set_value("-5").run()
+    assert any("Target throughput T (MB/s): must be a number in 0..1e+07, got '-5'" in e.value for e in app.error)
+    assert _metric(app, "Recommended partitions") == "20"  # the last accepted 200 MB/s
+    app.text_input(key="sizing.batch_size").set_value("2.5").run()
+    assert any("batch.size (bytes)" in e.value and "decimal is not rounded" in e.value for e in app.error)

@@ -14,13 +14,15 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from engine.errors import ScenarioError
-from engine.presets import SKEWS, detect_skew, make_members, skew_weights, spread_replica_racks
+from engine.consumer.events import rebuild_steps
+from engine.errors import InputError, LimitError, ScenarioError
+from engine.presets import SKEWS, detect_skew, make_members, names_a_preset, skew_weights, spread_replica_racks
 from engine.scenario import (
     MAX_MEMBERS,
     MAX_PARTITIONS_PER_TOPIC,
     MAX_PARTITIONS_TOTAL,
     TOPIC_NAME_RULE,
+    Member,
     Scenario,
     check_topic_name,
     dumps_scenario,
@@ -29,11 +31,16 @@ from engine.scenario import (
     scenario_to_json,
 )
 from ui.importer import render_import
+from ui.messages import for_people
+from ui.numbers import whole_number, whole_number_input
+from ui.paste import checked_paste, paste_area
 from ui.state import KEY_VERSION, current_scenario, encode_scenario, set_scenario
 
 SKEW_OPTIONS = (*SKEWS, "custom")
 ALL_TOPICS = "*"
 MAX_ADD_MEMBERS = 1_000
+MAX_PASTE_CHARS = 2_000_000  # of pasted scenario JSON (files up to engine.inputs.MAX_DOCUMENT_BYTES)
+STEPS_NOTICE = "builder.steps_notice"  # (builder version, what an edit did to the later steps)
 LIMITS_HELP = (
     f"Limits: 1..{MAX_PARTITIONS_PER_TOPIC:,} partitions per topic, {MAX_PARTITIONS_TOTAL:,} in all, "
     f"{MAX_MEMBERS:,} consumers. Topic names follow Kafka's rule: {TOPIC_NAME_RULE}."
@@ -42,10 +49,15 @@ LIMITS_HELP = (
 
 @dataclass
 class BuildErrors:
-    """Messages per field of the builder ("topics", "members", "weights", "racks", "scenario")."""
+    """Messages per field of the builder ("topics", "members", "weights", "racks", "scenario"): errors,
+    warnings and notes (what an edit did besides the edit, e.g. the later steps rebuilt)."""
 
     errors: dict[str, list[str]] = field(default_factory=dict)
     warnings: dict[str, list[str]] = field(default_factory=dict)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+
+    def note(self, where: str, message: str) -> None:
+        self.notes.setdefault(where, []).append(message)
 
     def error(self, where: str, message: str) -> None:
         self.errors.setdefault(where, []).append(message)
@@ -66,10 +78,10 @@ def topics_frame(scenario: Scenario) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "topic": list(first.topics),
-            "partitions": [int(n) for n in first.topics.values()],
+            "partitions": [str(int(n)) for n in first.topics.values()],
             "load skew": [detect_skew(scenario.weights.get(t)) for t in first.topics],
         }
-    ).astype({"topic": "string", "partitions": "Int64", "load skew": "string"})
+    ).astype({"topic": "string", "partitions": "string", "load skew": "string"})
 
 
 def members_frame(scenario: Scenario) -> pd.DataFrame:
@@ -96,13 +108,13 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _count(value: Any) -> int | None:
-    text = _cell(value).strip()
+def _count(value: Any) -> tuple[int | None, str]:
+    """A partition count cell as typed (a text column: a number column would turn 2.5 into 25 and clamp
+    200000 in the browser without a word), and why it is refused."""
     try:
-        number = float(text)
-    except ValueError:
-        return None
-    return int(number) if number.is_integer() else None
+        return whole_number(_cell(value), "partitions", 1, MAX_PARTITIONS_PER_TOPIC), ""
+    except InputError as exc:
+        return None, " (a decimal is not rounded)" if "decimal" in str(exc) else ""
 
 
 def _topic_rows(df: pd.DataFrame, base: Scenario,
@@ -110,7 +122,7 @@ def _topic_rows(df: pd.DataFrame, base: Scenario,
     topics: dict[str, int] = {}
     weights: dict[str, tuple[float, ...]] = {}
     for i, row in enumerate(df.to_dict("records")):
-        name, count = _cell(row.get("topic")).strip(), _count(row.get("partitions"))
+        name, (count, why) = _cell(row.get("topic")).strip(), _count(row.get("partitions"))
         skew = _cell(row.get("load skew")) or "uniform"
         where = f"row {i + 1}"
         if not name:
@@ -127,7 +139,7 @@ def _topic_rows(df: pd.DataFrame, base: Scenario,
         if count is None or not 1 <= count <= MAX_PARTITIONS_PER_TOPIC:
             out.error("topics", f"{where} ({name}): partitions must be a whole number "
                                 f"1..{MAX_PARTITIONS_PER_TOPIC:,}, got "
-                                f"{_cell(row.get('partitions')) or 'nothing'}")
+                                f"{_cell(row.get('partitions')).strip()[:40] or 'nothing'}{why}")
             continue
         topics[name] = count
         if skew in SKEWS and skew != "uniform":
@@ -194,20 +206,31 @@ def tables_to_scenario(topics_df: pd.DataFrame, members_df: pd.DataFrame,
                                f"topic now has {topics[topic]}; use 'Place replicas on racks' again")
     if not out.ok:
         return None, out
-    data = scenario_to_json(base)
+    data = scenario_to_json(replace(base, steps=base.steps[:1]))
     step0 = {"topics": topics, "members": members}
     if racks:
         step0["partition_racks"] = racks
     data.update(step0)
     data.pop("partition_racks", None) if not racks else None
-    if len(base.steps) > 1:
-        data["steps"] = [step0, *data["steps"][1:]]
     data["weights"] = {t: list(w) for t, w in weights.items()}
     try:
-        return parse_scenario(data), out
+        edited = parse_scenario(data)
+        return (_with_later_steps(base, edited, out) if edited.first != base.first
+                else replace(edited, steps=base.steps)), out
     except ScenarioError as exc:
-        out.error("scenario", str(exc))
+        out.error("scenario", for_people(str(exc)))
         return None, out
+
+
+def _with_later_steps(base: Scenario, edited: Scenario, out: BuildErrors) -> Scenario:
+    """An edited step 0 with ``base``'s later steps replayed on it (or dropped, with a notice); an edited
+    preset is a custom scenario, so it no longer carries the preset's name."""
+    rebuilt, notice = rebuild_steps(replace(base, weights=edited.weights), edited.first)
+    if notice:
+        out.note("scenario", notice)
+    if names_a_preset(base.name):
+        rebuilt = replace(rebuilt, name="", description="")
+    return parse_scenario(scenario_to_json(rebuilt))  # the rebuilt steps pass the same limits
 
 
 # ---------------------------------------------------------------- quick actions (pure)
@@ -220,7 +243,7 @@ def add_members(scenario: Scenario, count: int) -> Scenario:
     first = scenario.first
     taken = set(first.member_ids)
     start = 0
-    new = []
+    new: list[Member] = []
     while len(new) < count:
         if f"C{start}" not in taken:
             new.extend(make_members(1, list(first.topics), start=start))
@@ -260,15 +283,15 @@ def _action(fn, *args: Any) -> None:
         set_scenario(fn(current_scenario(), *args))
         st.session_state.pop("builder.action_error", None)
     except ScenarioError as exc:
-        st.session_state["builder.action_error"] = str(exc)
+        st.session_state["builder.action_error"] = for_people(str(exc))
 
 
 def _load_text(text: str, where: str) -> None:
     try:
         set_scenario(loads_scenario(text))
         st.session_state.pop(f"builder.{where}_error", None)
-    except ScenarioError as exc:
-        st.session_state[f"builder.{where}_error"] = str(exc)
+    except ScenarioError as exc:  # the engine's field path (members[2]), counted from 1 for people
+        st.session_state[f"builder.{where}_error"] = for_people(str(exc))
 
 
 def _on_upload() -> None:
@@ -285,7 +308,12 @@ def _on_upload() -> None:
 
 
 def _on_paste() -> None:
-    _load_text(st.session_state.get("builder.json", ""), "paste")
+    try:  # the size first: a 10 MB paste is refused at once, not after parsing
+        text = checked_paste(st.session_state.get("builder.json", ""), MAX_PASTE_CHARS, "pasted scenario JSON")
+    except LimitError as exc:
+        st.session_state["builder.paste_error"] = str(exc)
+        return
+    _load_text(text, "paste")
 
 
 def _on_share() -> None:
@@ -314,6 +342,36 @@ def _messages(errors: BuildErrors, *fields: str) -> None:
             st.warning(message)
 
 
+def _topic_columns() -> dict:
+    return {
+        "topic": st.column_config.TextColumn("topic", help="Kafka topic name", required=True),
+        "partitions": st.column_config.TextColumn(  # text: a number column rewrites 2.5 as 25 in the browser
+            "partitions", help=f"A whole number 1..{MAX_PARTITIONS_PER_TOPIC:,}: a value outside is refused "
+                               "with a message under the table, never rounded or clamped."),
+        "load skew": st.column_config.SelectboxColumn(
+            "load skew", options=list(SKEW_OPTIONS), help="uniform; one-hot: partition 0 is 10x busier; zipf: 1/(p+1)"),
+    }
+
+
+def _member_columns() -> dict:
+    return {
+        "member id": st.column_config.TextColumn("member id", required=True),
+        "topics": st.column_config.TextColumn("topics", help="comma-separated topic names, or * for every topic"),
+        "client.rack": st.column_config.TextColumn("client.rack"),
+        "group.instance.id": st.column_config.TextColumn("group.instance.id", help="static membership"),
+    }
+
+
+def _later_steps(scenario: Scenario, version: int) -> None:
+    """What the last edit did to the later steps (rebuilt or dropped), and that they exist."""
+    notice = st.session_state.get(STEPS_NOTICE)
+    if notice and notice[0] == version:
+        st.info(notice[1])
+    if len(scenario.steps) > 1:
+        st.caption(f"This scenario also has {len(scenario.steps) - 1} later rebalance step(s) (shown on the "
+                   "Rebalance page); the tables edit step 0, and an edit replays the later steps on it.")
+
+
 def render_builder() -> Scenario:
     """Draw the builder; returns the current (valid) scenario after this run's edits."""
     scenario = current_scenario()
@@ -325,31 +383,11 @@ def render_builder() -> Scenario:
         ss["builder.base.members"] = members_frame(scenario)
 
     st.subheader("Topics")
-    topics_df = _editor(
-        "topics",
-        ss["builder.base.topics"],
-        {
-            "topic": st.column_config.TextColumn("topic", help="Kafka topic name", required=True),
-            "partitions": st.column_config.NumberColumn(
-                "partitions", min_value=1, max_value=MAX_PARTITIONS_PER_TOPIC, step=1
-            ),
-            "load skew": st.column_config.SelectboxColumn(
-                "load skew",
-                options=list(SKEW_OPTIONS),
-                help="uniform; one-hot: partition 0 is 10x busier; zipf: 1/(p+1)",
-            ),
-        },
-    )
+    topics_df = _editor("topics", ss["builder.base.topics"], _topic_columns())
     st.caption(LIMITS_HELP)
     holder_topics = st.container()
     st.subheader("Consumers")
-    members_df = _editor("members", ss["builder.base.members"], {
-        "member id": st.column_config.TextColumn("member id", required=True),
-        "topics": st.column_config.TextColumn("topics",
-                                              help="comma-separated topic names, or * for every topic"),
-        "client.rack": st.column_config.TextColumn("client.rack"),
-        "group.instance.id": st.column_config.TextColumn("group.instance.id", help="static membership"),
-    })
+    members_df = _editor("members", ss["builder.base.members"], _member_columns())
     holder_members = st.container()
 
     edited, errors = tables_to_scenario(topics_df, members_df, scenario)
@@ -360,14 +398,14 @@ def render_builder() -> Scenario:
     if edited is not None and edited != scenario:
         set_scenario(edited, preset=None, new_version=False)
         scenario = edited
+        if errors.notes.get("scenario"):
+            ss[STEPS_NOTICE] = (version, " ".join(errors.notes["scenario"]))
     pending = not errors.ok
     if pending:
         st.info("The tables have errors: the pages keep using the last valid scenario until they are fixed.")
 
     _quick_actions(pending)
-    if len(scenario.steps) > 1:
-        st.caption(f"This scenario also has {len(scenario.steps) - 1} later rebalance step(s) (shown on the "
-                   "Rebalance page); the tables edit step 0.")
+    _later_steps(scenario, version)
     _save_load(scenario)
     render_import()
     return scenario
@@ -377,7 +415,7 @@ def _quick_actions(disabled: bool) -> None:
     st.subheader("Quick actions")
     c1, c2, c3 = st.columns(3)
     with c1:
-        n = st.number_input("consumers to add", 1, MAX_ADD_MEMBERS, 1, key="builder.add_n")
+        n = whole_number_input("consumers to add", 1, MAX_ADD_MEMBERS, 1, "builder.add_n")
         st.button("Add consumers", key="builder.add", on_click=_action, args=(add_members, int(n)),
                   disabled=disabled)
     with c2:
@@ -385,7 +423,7 @@ def _quick_actions(disabled: bool) -> None:
                   disabled=disabled)
     with c3:
         racks = st.text_input("replica racks (comma-separated)", "az1, az2, az3", key="builder.racks")
-        rf = st.number_input("replication factor", 1, 10, 2, key="builder.rf")
+        rf = whole_number_input("replication factor", 1, 10, 2, "builder.rf")
         st.button(
             "Place replicas on racks",
             key="builder.place_racks",
@@ -409,7 +447,8 @@ def _save_load(scenario: Scenario) -> None:
                      help="The format of the spec, section 5 (the assign input without strategy).")
     if st.session_state.get("builder.upload_error"):
         st.error(st.session_state["builder.upload_error"])
-    st.text_area("...or paste scenario JSON", key="builder.json", height=120)
+    paste_area("...or paste scenario JSON", "builder.json", MAX_PASTE_CHARS, height=120,
+               help="Larger scenarios: save them as a file and load the file above.")
     st.button("Load pasted JSON", key="builder.load_json", on_click=_on_paste)
     if st.session_state.get("builder.paste_error"):
         st.error(st.session_state["builder.paste_error"])

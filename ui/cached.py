@@ -18,12 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import pyarrow as pa
 import streamlit as st
 
-from engine.charts.assignment import assignment_grid, load_bars
-from engine.charts.rebalance import pause_timeline_figure, rebalance_animation
+from engine.charts.assignment import assignment_grid, consumer_rows, load_bars, topic_owner_figure
+from engine.charts.rebalance import Panel, pause_timeline_figure, rebalance_animation, rebalance_animations
+from engine.charts.sample import sample_travel
+from engine.charts.text import readable
 from engine.charts.timing_wheel import wheel_animation
 from engine.comparison import (
     ASSIGNMENT_ERRORS,
@@ -36,7 +39,8 @@ from engine.comparison import (
     step_pause,
 )
 from engine.consumer.group import assign_once
-from engine.consumer.membership import RollingRestartConfig, compare_rolling_restarts, rolling_restart
+from engine.consumer.librdkafka import LibrdkafkaFailure
+from engine.consumer.membership import RollingRestartConfig, comparison_of, rolling_restart
 from engine.consumer.metrics import BalanceMetrics, balance_metrics
 from engine.consumer.pause import PauseReport, ProtocolTimings
 from engine.producer import keysample, null_keys
@@ -65,8 +69,9 @@ def data(max_entries: int, spinner: bool | str = False) -> Any:
 
 def frozen(fig: go.Figure) -> go.Figure:
     """Compute ``fig.to_dict()`` once: ``st.plotly_chart`` calls it (a deep copy + base64 of every array) on
-    every rerun, about 0.1 s for a 2,000-partition animation.  The cached figure is never modified."""
-    spec = fig.to_dict()
+    every rerun, about 0.1 s for a 2,000-partition animation.  The cached figure is never modified.  Its tick
+    labels are made readable first (``engine.charts.text.readable``: at least 12 px)."""
+    spec = readable(fig).to_dict()
     fig.to_dict = lambda: spec
     return fig
 
@@ -94,6 +99,19 @@ def outcomes_or_error(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome]
 
 
 @resource(64)
+def client_crash_of(ref: ScenarioRef, assignor: Assignor) -> str | None:
+    """Where the real client itself would crash on the scenario (``LibrdkafkaFailure``), else None (a limit
+    or another refusal is not a crash)."""
+    try:
+        outcomes_of(ref, assignor)
+    except LibrdkafkaFailure as exc:
+        return str(exc)
+    except ASSIGNMENT_ERRORS:
+        return None
+    return None
+
+
+@resource(64)
 def metrics_of(ref: ScenarioRef, assignor: Assignor, step: int) -> BalanceMetrics:
     scenario = scenario_of(ref)
     assignment = outcomes_of(ref, assignor)[step].assignment
@@ -101,9 +119,9 @@ def metrics_of(ref: ScenarioRef, assignor: Assignor, step: int) -> BalanceMetric
 
 
 @resource(64)
-def grid_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
+def grid_figure(ref: ScenarioRef, assignor: Assignor, step: int, title: str = "") -> go.Figure:
     state, assignment = scenario_of(ref).steps[step], outcomes_of(ref, assignor)[step].assignment
-    return frozen(assignment_grid(assignment, state.topics, state.member_ids))
+    return frozen(assignment_grid(assignment, state.topics, state.member_ids, title))
 
 
 @resource(64)
@@ -113,12 +131,42 @@ def bars_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
 
 
 @resource(32)
+def topic_figure(ref: ScenarioRef, assignor: Assignor, step: int, topic: str) -> go.Figure:
+    """Drill-down of an aggregated grid: who owns each partition of one topic."""
+    state, assignment = scenario_of(ref).steps[step], outcomes_of(ref, assignor)[step].assignment
+    return frozen(topic_owner_figure(assignment, topic, state.topics.get(topic, 0), state.member_ids))
+
+
+@data(16)
+def member_table(ref: ScenarioRef, assignor: Assignor, step: int) -> pd.DataFrame:
+    """One row per consumer (partitions, topics, load, first partitions): the searchable table of big groups."""
+    assignment, m = outcomes_of(ref, assignor)[step].assignment, metrics_of(ref, assignor, step)
+    return consumer_rows(assignment, scenario_of(ref).steps[step].member_ids, m.load_per_member)
+
+
+@resource(32)
 def animation_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
     """The rebalance from ``step - 1`` to ``step``; columns: every member of either step."""
     steps, scenario = outcomes_of(ref, assignor), scenario_of(ref)
     order = list(dict.fromkeys([*scenario.steps[step - 1].member_ids, *scenario.steps[step].member_ids]))
     revoked = revoked_partitions(steps[step], assignor)
-    return frozen(rebalance_animation(steps[step - 1].assignment, steps[step].assignment, order, revoked))
+    sample = sample_travel(steps[step - 1].assignment, steps[step].assignment, revoked)
+    return frozen(rebalance_animation(sample.before, sample.after, order, sample.revoked, title=sample.title))
+
+
+@resource(16)
+def animations_figure(ref: ScenarioRef, assignors: tuple[Assignor, ...], step: int, frame_ms: int) -> go.Figure:
+    """Every chosen strategy's rebalance from ``step - 1`` to ``step`` in one figure with one Play (issue 11)."""
+    scenario, panels, note = scenario_of(ref), [], ""
+    order = list(dict.fromkeys([*scenario.steps[step - 1].member_ids, *scenario.steps[step].member_ids]))
+    for assignor in assignors:
+        steps = outcomes_of(ref, assignor)
+        sample = sample_travel(steps[step - 1].assignment, steps[step].assignment,
+                               revoked_partitions(steps[step], assignor))
+        panels.append(Panel(f"{assignor.title} ({assignor.rebalance})", sample.before, sample.after, order,
+                            sample.revoked))
+        note = note or sample.title
+    return frozen(rebalance_animations(panels, frame_ms, note))
 
 
 @resource(64)
@@ -157,10 +205,10 @@ def first_assignment(ref: ScenarioRef, strategy: str) -> dict[str, list[str]]:
 
 @data(32, "Replaying the rolling restart...")
 def rolling_restarts(ref: ScenarioRef, config: RollingRestartConfig, strategies: tuple[str, ...]) -> tuple:
+    """The comparison rows and the timelines, from one replay per strategy and membership kind."""
     first = scenario_of(ref).first
-    rows = compare_rolling_restarts(first, config, strategies)
     timelines = [rolling_restart(first, s, config, static) for s in strategies for static in (False, True)]
-    return rows, timelines
+    return [comparison_of(t) for t in timelines], timelines
 
 
 # ---------------------------------------------------------------- keys
@@ -274,3 +322,11 @@ def log_animation_figure(document: str) -> go.Figure:
 
     out, _ = log_result(document)
     return frozen(segments_animation(out["frames"], out["config"]["segment.bytes"]))
+
+
+@resource(1)
+def spark_starter() -> Any:
+    """The one ``ui.load.SparkStarter`` of this process (starts the dashboard's SparkSession in a thread)."""
+    from ui.load import SparkStarter
+
+    return SparkStarter()

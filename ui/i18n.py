@@ -1,6 +1,7 @@
 """English and Simplified Chinese for every user-visible string: gettext catalogues maintained with Babel.
 
-Strings are written in English in the code, wrapped in ``_()`` (counts as ``{n} consumer(s)`` with ``.format``); Babel extracts them
+Strings are written in English in the code, wrapped in ``_()`` (counts as ``{n} consumer(s)`` with
+``.format``); Babel extracts them
 into ``locales/messages.pot`` and ``locales/zh/LC_MESSAGES/messages.po`` carries the Chinese (``make messages``
 refreshes both; ``tests/test_i18n.py`` fails when a wrapped string has no Chinese).  The ``.po`` file is read at
 run time (no compiled ``.mo`` to keep in step).  Kafka's own terms (``partition.assignment.strategy``, class names,
@@ -18,41 +19,118 @@ it) or the sidebar switch; English is the default::
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
+from typing import Any
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
-DOMAIN = "messages"
+DOMAIN = "messages"  # extracted from the code's ``_()`` literals by ``make messages``
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
 QUERY_KEY = "lang"
 STATE_KEY = "i18n.lang"
 
 MISSING: set[tuple[str, str]] = set()  # (language, msgid) asked for but not translated; read by the tests
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_CODE = re.compile(r"`[^`]*`|https?://\S+|%\{[^}]*\}|<[^>]+>")
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[._/:#'-][A-Za-z0-9]+)*")
+KAFKA_WORDS = frozenset(
+    "Kafka Apache Java Spark PySpark Connect librdkafka Streamlit Plotly Zipf murmur murmur2 range roundrobin "
+    "sticky cooperative uniform eager consumer-protocol classic leader ISR KIP Python".split()
+)  # names that stay as they are in every language (identifier-shaped tokens are always kept)
 
 
 @functools.cache
 def catalog(language: str) -> dict[str, str]:
-    """msgid -> translation of one language (fuzzy and empty entries left out)."""
+    """msgid -> translation of one language from every ``.po`` of ``locales/<language>/LC_MESSAGES``.
+
+    ``messages.po`` holds the code's ``_()`` literals (extracted); ``runtime.po`` the texts that reach a page
+    at run time (chart titles and axis labels, column headers, the engine's explanations and error messages),
+    templates with ``{name}`` placeholders included.  Fuzzy and empty entries are left out."""
     if language == DEFAULT_LANGUAGE:
         return {}
     from babel.messages.pofile import read_po
 
-    path = LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if not path.is_file():
-        return {}
-    with path.open("rb") as f:
-        po = read_po(f, locale=language)
-    return {m.id: m.string for m in po if m.id and isinstance(m.id, str) and isinstance(m.string, str)
-            and m.string and not m.fuzzy}
+    found: dict[str, str] = {}
+    for path in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as f:
+            po = read_po(f, locale=language)
+        for m in po:
+            if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string and not m.fuzzy:
+                found.setdefault(m.id, m.string)
+    return found
+
+
+@functools.cache
+def templates(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The catalogue's ``{name}`` entries as patterns, the longest literal text first::
+
+        >>> pattern, _ = next(t for t in templates("zh") if t[0].pattern.startswith("step "))
+        >>> bool(pattern.fullmatch("step 2: C1 leaves"))
+        True
+    """
+    found = []
+    for msgid, target in catalog(language).items():
+        parts = _PLACEHOLDER.split(msgid)
+        if len(parts) == 1:
+            continue
+        seen: set[str] = set()
+        regex = ""
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                regex += re.escape(part)
+            else:
+                regex += f"(?P={part})" if part in seen else f"(?P<{part}>.+?)"
+                seen.add(part)
+        literal = sum(len(p) for p in parts[::2])
+        found.append((literal, re.compile(regex, re.DOTALL), target))
+    found.sort(key=lambda t: -t[0])
+    return tuple((pattern, target) for _, pattern, target in found)
+
+
+def lookup(text: str, language: str) -> str | None:
+    """``text`` in ``language``: its own entry, else the first template it matches (values translated when
+    they have an entry of their own); ``None`` when there is none."""
+    exact = catalog(language).get(text)
+    if exact is not None:
+        return exact
+    for pattern, target in templates(language):
+        match = pattern.fullmatch(text)
+        if match:
+            values = {k: (lookup(v, language) or v) if v != text else v for k, v in match.groupdict().items()}
+            return target.format(**values)
+    return None
+
+
+def untranslated(text: str, keep: frozenset[str] = frozenset()) -> bool:
+    """True when ``text`` reads as English prose with no Chinese in it: a word of three or more letters that is
+    not code (`` `…` ``), an identifier (``group.instance.id``, ``C0``, ``t0-2``, ``CooperativeStickyAssignor``),
+    an acronym, one of ``KAFKA_WORDS`` or one of ``keep`` (the scenario's own names)::
+
+        >>> untranslated("Partitions per consumer"), untranslated("每个消费者的分区"), untranslated("`range` C0")
+        (True, False, False)
+    """
+    if _CJK.search(text):
+        return False
+    return any(_prose(word) and word not in keep for word in _TOKEN.findall(_CODE.sub(" ", text)))
+
+
+def _prose(token: str) -> bool:
+    if len(token) < 3 or not token.isalpha() or token in KAFKA_WORDS or token.isupper():
+        return False
+    return not any(c.isupper() for c in token[1:])  # CamelCase is a class name
 
 
 def translate(message: str, language: str) -> str:
-    """``message`` in ``language``; the English text itself when there is no translation (and it is recorded)."""
+    """``message`` in ``language``; the English text itself when there is no translation (recorded in
+    ``MISSING`` when it reads as prose)."""
     if language == DEFAULT_LANGUAGE:
         return message
-    translated = catalog(language).get(message)
+    translated = lookup(message, language)
     if translated is None:
-        MISSING.add((language, message))
+        if untranslated(message):
+            MISSING.add((language, message))
         return message
     return translated
 
@@ -81,3 +159,125 @@ def _(message: str) -> str:
     """Translate a literal for the current session (the name Babel extracts)."""
     return translate(message, current_language())
 
+
+
+def tr(text: str) -> str:
+    """A text made at run time (the engine's titles, explanations, error messages) in the session's language.
+
+    Not extracted by Babel (it is not a literal): its entry, or a ``{name}`` template it matches, lives in
+    ``runtime.po``."""
+    return translate(text, current_language())
+
+
+def language_switch() -> None:
+    """The sidebar's language choice (kept in the URL as ``?lang=``)."""
+    import streamlit as st
+
+    current_language()
+    st.sidebar.selectbox("Language · 语言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=STATE_KEY)
+
+
+_FIGURE_TEXTS = ("title.text", "legend.title.text", "coloraxis.colorbar.title.text")
+
+
+def _translated(value: Any, language: str) -> Any:
+    return translate(value, language) if isinstance(value, str) and value else value
+
+
+def translate_layout(layout: dict[str, Any], language: str) -> None:
+    """A Plotly layout's visible texts (title, axis titles, legend, annotations, buttons, slider labels),
+    translated in place."""
+    for path in _FIGURE_TEXTS:
+        *parents, leaf = path.split(".")
+        node: Any = layout
+        for name in parents:
+            node = node.get(name) if isinstance(node, dict) else None
+        if isinstance(node, dict) and leaf in node:
+            node[leaf] = _translated(node[leaf], language)
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict) and isinstance(axis.get("title"), dict):
+            axis["title"]["text"] = _translated(axis["title"].get("text"), language)
+    for note in layout.get("annotations") or ():
+        note["text"] = _translated(note.get("text"), language)
+    for menu in layout.get("updatemenus") or ():
+        for button in menu.get("buttons") or ():
+            button["label"] = _translated(button.get("label"), language)
+    for slider in layout.get("sliders") or ():
+        current = slider.get("currentvalue") or {}
+        current["prefix"] = _translated(current.get("prefix"), language)
+        for step in slider.get("steps") or ():
+            step["label"] = _translated(step.get("label"), language)
+
+
+def translate_figure(fig: Any, language: str) -> Any:
+    """A copy of a Plotly figure with its titles, labels, trace names and hover templates in ``language``."""
+    import plotly.graph_objects as go
+
+    if language == DEFAULT_LANGUAGE:
+        return fig
+    spec = fig.to_plotly_json()
+    translate_layout(spec.setdefault("layout", {}), language)
+    for trace in spec.get("data") or ():
+        for key in ("name", "hovertemplate", "legendgrouptitle"):
+            if isinstance(trace.get(key), str):
+                trace[key] = _translated(trace[key], language)
+    for frame in spec.get("frames") or ():
+        translate_layout(frame.setdefault("layout", {}), language)
+    return go.Figure(spec, skip_invalid=True)
+
+
+def translate_columns(frame: Any, language: str) -> Any:
+    """A pandas DataFrame (or Styler) with its column headers in ``language`` (the cells are data)."""
+    if language == DEFAULT_LANGUAGE or not hasattr(frame, "rename"):
+        return frame
+    return frame.rename(columns=lambda c: _translated(c, language))
+
+
+BOM = "\ufeff"  # spreadsheet programs read a CSV as UTF-8 only with it
+
+
+def with_bom(data: Any, mime: str | None) -> Any:
+    """CSV download data with a UTF-8 byte-order mark (Excel otherwise garbles Chinese ids)::
+
+        >>> with_bom("a,b\\n", "text/csv").encode("utf-8")[:3], with_bom("{}", "application/json")
+        (b'\\xef\\xbb\\xbf', '{}')
+    """
+    if mime != "text/csv":
+        return data
+    if isinstance(data, str):
+        return data if data.startswith(BOM) else BOM + data
+    if isinstance(data, bytes):
+        return data if data.startswith(BOM.encode()) else BOM.encode() + data
+    return data
+
+
+@functools.cache
+def install_hooks() -> None:
+    """Once per process: ``st.dataframe`` / ``st.table`` headers translated, CSV downloads with a BOM."""
+    import streamlit as st
+    from streamlit.elements.arrow import ArrowMixin
+    from streamlit.elements.table import TableMixin
+    from streamlit.elements.widgets.button import ButtonMixin
+
+    def wrap_table(original: Any) -> Any:
+        @functools.wraps(original)
+        def table(self: Any, data: Any = None, *args: Any, **kwargs: Any) -> Any:
+            return original(self, translate_columns(data, current_language()), *args, **kwargs)
+
+        return table
+
+    original_download = ButtonMixin.download_button
+
+    @functools.wraps(original_download)
+    def download_button(self: Any, label: str, data: Any, file_name: str | None = None, mime: str | None = None,
+                        *args: Any, **kwargs: Any) -> Any:
+        if callable(data) and mime == "text/csv":
+            made = data
+            data = lambda: with_bom(made(), mime)  # noqa: E731 - lazy downloads stay lazy
+        return original_download(self, label, with_bom(data, mime), file_name, mime, *args, **kwargs)
+
+    ArrowMixin.dataframe = wrap_table(ArrowMixin.dataframe)  # type: ignore[method-assign]
+    TableMixin.table = wrap_table(TableMixin.table)  # type: ignore[method-assign]
+    ButtonMixin.download_button = download_button  # type: ignore[method-assign]
+    for name, mixin in (("dataframe", ArrowMixin), ("table", TableMixin), ("download_button", ButtonMixin)):
+        setattr(st, name, functools.partial(getattr(mixin, name), st._main))  # type: ignore[attr-defined]

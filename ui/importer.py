@@ -23,10 +23,12 @@ from engine.errors import EngineError
 from engine.tools.detect import parse_text
 from engine.tools.records import MAX_TEXT_BYTES, Imported
 from engine.tools.to_scenario import WEIGHT_SOURCES, ImportResult, to_scenario
+from ui.paste import checked_paste, paste_area
 from ui.state import set_scenario
 
 KEY = "import."
 MAX_SHOWN = 500  # rows of the preview tables (the counts are always complete)
+MAX_PASTE_CHARS = 2_000_000  # pasted tool output (files up to engine.tools.records.MAX_TEXT_BYTES)
 PASTE_HELP = (
     "kafka-consumer-groups.sh --describe [--members --verbose | --state], kafka-topics.sh --describe, "
     "kafka-log-dirs.sh --describe, a kafka-reassign-partitions.sh plan, broker,rack lines -- one or "
@@ -50,7 +52,7 @@ def _recognise(read: Callable[[], Imported]) -> None:
 
 def _on_paste() -> None:
     text = st.session_state.get(KEY + "paste", "")
-    _recognise(lambda: parse_text(text))
+    _recognise(lambda: parse_text(checked_paste(text, MAX_PASTE_CHARS, "pasted tool output")))
 
 
 def _read_files(files: list[Any]) -> Imported:
@@ -269,7 +271,7 @@ def render_import() -> None:
     st.subheader("Import from your cluster")
     paste, upload, connect = st.tabs(["Paste", "Upload", "Connect"])
     with paste:
-        st.text_area("Paste the tools' output", key=KEY + "paste", height=180, help=PASTE_HELP)
+        paste_area("Paste the tools' output", KEY + "paste", MAX_PASTE_CHARS, PASTE_HELP, height=180)
         st.button("Recognise", key=KEY + "recognise", on_click=_on_paste)
     with upload:
         st.file_uploader(

@@ -13,14 +13,17 @@ import streamlit as st
 
 from engine import EngineError, keysample
 from ui.cached import generated_keys, pasted_keys, uploaded_keys
+from ui.paste import checked_paste, paste_area
 
 SOURCES = {"generate": "Generate a sample", "paste": "Paste keys", "upload": "Upload a file"}
 
 
 def _pasted() -> tuple[pa.Array | None, str]:
-    text = st.text_area("Keys, one per line (`<null>` = null key; blank lines skipped)",
-                        "user-1\nuser-2\nuser-3\norder-42\n<null>", height=150, key="keys.paste",
-                        help=f"At most {keysample.MAX_KEYS:,} keys, {keysample.MAX_KEY_BYTES:,} bytes each.")
+    text = paste_area("Keys, one per line (`<null>` = null key; blank lines skipped)", "keys.paste",
+                      keysample.MAX_PASTE_CHARS,
+                      f"At most {keysample.MAX_KEYS:,} keys, {keysample.MAX_KEY_BYTES:,} bytes each.",
+                      value="user-1\nuser-2\nuser-3\norder-42\n<null>", height=150)
+    checked_paste(text, keysample.MAX_PASTE_CHARS, "pasted keys")
     return pasted_keys(text), "paste:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

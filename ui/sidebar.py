@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.errors import ScenarioError
-from engine.presets import PRESETS, build_preset
+from engine.presets import PRESETS, blank_scenario, build_preset
 from ui.state import current_preset, current_scenario, init_state, preset_title, set_scenario, url_error
 
 PRESET_KEY = "sidebar.preset"
@@ -21,6 +21,11 @@ def load_preset_callback() -> None:
         except ScenarioError as exc:  # presets are tested; this is defence in depth
             st.session_state["sidebar.error"] = str(exc)
     st.session_state[PRESET_KEY] = PRESET_PLACEHOLDER
+
+
+def new_blank_callback() -> None:
+    """on_click of "New blank scenario": one topic, one consumer, no later steps, no preset."""
+    set_scenario(blank_scenario())
 
 
 def render_sidebar() -> None:
@@ -43,7 +48,14 @@ def render_sidebar() -> None:
             f"{len(first.topics)} topic(s), {first.total_partitions} partition(s)\n"
             f"{len(first.members)} consumer(s), {len(scenario.steps)} step(s)"
         )
+        st.button("New blank scenario", key="sidebar.blank", on_click=new_blank_callback,
+                  icon=":material/note_add:",
+                  help="Start from one topic (t0, 3 partitions) and one consumer (C0), with no rebalance steps; "
+                       "build the group on the home page.")
         if url_error():
             st.error(f"The shared link could not be loaded: {url_error()}")
         if st.session_state.get("sidebar.error"):
             st.error(st.session_state["sidebar.error"])
+        from ui.presenter import render_toggle
+
+        render_toggle()

@@ -21,6 +21,7 @@ import streamlit as st
 from engine.errors import ScenarioError
 from engine.presets import DEFAULT_PRESET, PRESETS, build_preset
 from engine.scenario import Scenario, dumps_scenario, loads_scenario
+from ui.messages import for_people
 
 KEY_SCENARIO = "scenario.current"
 KEY_JSON = "scenario.json"
@@ -108,12 +109,61 @@ def _load_from_url() -> None:
             set_scenario(build_preset(str(preset)), str(preset))
         ss.pop(KEY_URL_ERROR, None)
     except ScenarioError as exc:
-        ss[KEY_URL_ERROR] = str(exc)
+        ss[KEY_URL_ERROR] = for_people(str(exc))
+
+
+# Every page's choices in the share link (besides ?s=/?preset=, ?lang=, ?client=, ?present=, ?lesson=&step=):
+# widget key -> type.  A new value in the URL (a shared link) seeds the widget; the widget's value is written back.
+URL_WIDGETS: dict[str, type] = {
+    "assign.step": int, "assign.config_strategy": str,
+    "rebalance.source": str, "rebalance.animate": list,  # rebalance.step: pages/2_Rebalance.py (its key varies)
+    "keys.partitions": int, "keys.remap_to": int, "sizing.target_mb_s": str,  # str: a ui.numbers text field
+    "wheel.tick_ms": int, "wheel.wheel_size": int, "protocol.restart_s": int, "protocol.restart_session_s": int,
+}
+KEY_URL_WIDGETS = "scenario.url_widgets"  # the URL text last applied to / written from each widget
+
+
+def _url_value(text: str, kind: type) -> object:
+    """A widget value from URL text (None when it does not parse; the widget then keeps its own)."""
+    text = text.strip()[:1000]
+    if kind is list:
+        return [part for part in text.split(",") if part]
+    if kind is str:
+        return text
+    try:
+        return int(text) if kind is int else float(text)
+    except ValueError:
+        return None
+
+
+def _url_text(value: object) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def share_widget(name: str, key: str, kind: type) -> None:
+    """Keep widget ``key`` in the URL as ``?name=``: a value the URL names for the first time seeds the widget
+    (call before the widget is drawn); the widget's value is written back."""
+    ss, seen = st.session_state, st.session_state.setdefault(KEY_URL_WIDGETS, {})
+    text = st.query_params.get(name)
+    if text is not None and text != seen.get(name):
+        value = _url_value(text, kind)
+        if value is not None:
+            ss[key] = value
+    if key in ss and ss[key] is not None:
+        seen[name] = _url_text(ss[key])
+        if st.query_params.get(name) != seen[name]:
+            st.query_params[name] = seen[name]
+
+
+def sync_url_widgets() -> None:
+    for key, kind in URL_WIDGETS.items():
+        share_widget(key, key, kind)
 
 
 def init_state() -> None:
     """Set up the shared scenario once per session (URL first, else the default preset)."""
     _load_from_url()
+    sync_url_widgets()
     if KEY_SCENARIO not in st.session_state:
         set_scenario(build_preset(DEFAULT_PRESET), DEFAULT_PRESET)
 

@@ -7,11 +7,14 @@ builds with it; otherwise its one-line reason is shown under the form.
 
 from __future__ import annotations
 
+import zlib
+
 import streamlit as st
 
 from engine import (
     EVENT_FIELDS,
     EVENT_KINDS,
+    EngineError,
     Scenario,
     ScenarioError,
     Timeline,
@@ -21,12 +24,31 @@ from engine import (
     free_member_id,
     make_event,
 )
+from ui.numbers import whole_number, whole_number_input
 from ui.state import current_scenario
 
 EVENTS = "rebalance.events"
 ERROR = "rebalance.event_error"
+MAX_ADD_PARTITIONS = 10_000
 FIELD_KEYS = {"member": "rebalance.member", "new_id": "rebalance.new_id", "topic": "rebalance.topic",
               "count": "rebalance.count", "topics": "rebalance.sub_topics"}
+
+
+def timeline_key(prefix: str, timeline: Timeline) -> str:
+    """A widget key that names the timeline it was drawn for (a digest of its step labels).
+
+    A keyed selectbox keeps the label it showed in the browser when only its options' labels change (the
+    key is its identity), so "step 1: C2 leaves" stayed on screen over the data of "C1 leaves": a widget
+    whose labels come from the timeline takes its key from the same timeline.
+    """
+    return f"{prefix}.{zlib.crc32(chr(31).join(timeline.labels).encode('utf-8', 'surrogatepass')):08x}"
+
+
+def step_choice(timeline: Timeline) -> int:
+    """The rebalance (step 1..) to show, chosen by the labels of this very timeline."""
+    return int(st.selectbox("Rebalance", range(1, len(timeline.scenario.steps)),
+                            key=timeline_key("rebalance.step", timeline),
+                            format_func=lambda i: f"step {i}: {timeline.labels[i]}"))
 
 
 def events() -> list:
@@ -38,10 +60,12 @@ def add_event_callback() -> None:
     ss = st.session_state
     fields = {name: ss.get(key) for name, key in FIELD_KEYS.items() if ss.get(key) is not None}
     try:
+        if "count" in fields:  # typed text: refused, never reinterpreted (ui.numbers)
+            fields["count"] = whole_number(str(fields["count"]), "partitions to add", 1, MAX_ADD_PARTITIONS)
         event = make_event(ss.get("rebalance.kind", ""), **fields)
         ss[EVENTS] = append_event(current_scenario(), events(), event)
         ss.pop(ERROR, None)
-    except ScenarioError as exc:
+    except EngineError as exc:
         ss[ERROR] = str(exc)
 
 
@@ -78,7 +102,7 @@ def event_form(timeline: Timeline) -> None:
             c2.text_input("new member id", free_member_id(timeline.scenario), key=FIELD_KEYS["new_id"])
         if "topic" in fields:
             c2.selectbox("topic", list(last.topics), key=FIELD_KEYS["topic"])
-            c3.number_input("partitions to add", 1, 10_000, 2, key=FIELD_KEYS["count"])
+            whole_number_input("partitions to add", 1, MAX_ADD_PARTITIONS, 2, FIELD_KEYS["count"], container=c3)
         if "topics" in fields:
             c3.multiselect("new subscription", list(last.topics), key=FIELD_KEYS["topics"])
         b1, b2 = st.columns(2)

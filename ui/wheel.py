@@ -21,8 +21,10 @@ from engine import (
     parse_task_lines,
     random_tasks,
 )
+from ui.paste import checked_paste, paste_area
 
 STEP = "wheel.step"
+MAX_HAND_CHARS = 200_000  # typed tasks: room for MAX_PAGE_TASKS lines of about 100 characters
 DEFAULT_HAND = ("# id, delay_ms[, add_at_ms[, cancel_at_ms]]\n"
                 "a, 25\nb, 7, 3\nc, 0\nd, 400\ne, 8000, 10, 2000\n")
 
@@ -57,11 +59,10 @@ def _random(start_ms: int) -> tuple[TaskSpec, ...]:
 
 
 def _by_hand(start_ms: int) -> tuple[TaskSpec, ...]:
-    text = st.text_area("One task per line: id, delay_ms[, add_at_ms[, cancel_at_ms]]", value=DEFAULT_HAND,
-                        height=160, key="wheel.hand",
-                        help="add_at_ms must not go back in time; cancel_at_ms = the operation completes "
-                             "then.")
-    return tuple(parse_task_lines(text))
+    text = paste_area("One task per line: id, delay_ms[, add_at_ms[, cancel_at_ms]]", "wheel.hand",
+                      MAX_HAND_CHARS, "add_at_ms must not go back in time; cancel_at_ms = the operation completes "
+                      "then.", value=DEFAULT_HAND, height=160)
+    return tuple(parse_task_lines(checked_paste(text, MAX_HAND_CHARS, "tasks")))
 
 
 SOURCES = {"Kafka preset": _preset, "Random batch": _random, "By hand": _by_hand}
@@ -96,14 +97,18 @@ def step_controls(frames: list) -> None:
     last = len(frames) - 1
     advances = [f.step for f in frames if f.kind == "advance"]
     b = st.columns(5)
-    b[0].button("⏮ Start", key="wheel.first", on_click=go_to, args=(0, last), width="stretch")
-    b[1].button("◀ Back", key="wheel.prev", on_click=lambda: go_to(st.session_state[STEP] - 1, last),
+    b[0].button("Start", icon=":material/first_page:", key="wheel.first", on_click=go_to, args=(0, last),
                 width="stretch")
-    b[2].button("Step ▶", key="wheel.next", on_click=lambda: go_to(st.session_state[STEP] + 1, last),
-                width="stretch", help="One step: a group of adds at one instant, or one clock advance.")
-    b[3].button("Next expiration ⏩", key="wheel.next_expiration", on_click=next_expiration,
+    b[1].button("Back", icon=":material/chevron_left:", key="wheel.prev",
+                on_click=lambda: go_to(st.session_state[STEP] - 1, last), width="stretch")
+    b[2].button("Step", icon=":material/chevron_right:", key="wheel.next",
+                on_click=lambda: go_to(st.session_state[STEP] + 1, last), width="stretch",
+                help="One step: a group of adds at one instant, or one clock advance.")
+    b[3].button("Next expiration", icon=":material/fast_forward:",
+                key="wheel.next_expiration", on_click=next_expiration,
                 args=(advances, last), width="stretch",
                 help="Jump to the next bucket expiration (the next DelayQueue poll).")
-    b[4].button("⏭ End", key="wheel.last", on_click=go_to, args=(last, last), width="stretch")
+    b[4].button("End", icon=":material/last_page:", key="wheel.last", on_click=go_to, args=(last, last),
+                width="stretch")
     if last > 0:
         st.slider("Step", 0, last, key=STEP)

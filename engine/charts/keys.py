@@ -51,8 +51,9 @@ def producer_timeline(runs: Mapping[str, ProducerRun], broker_latency_ms: Sequen
         brokers = int(run.leaders.max()) + 1
         for b in range(brokers):
             series = run.records[:, run.leaders == b].sum(axis=1)
-            fig.add_scatter(x=times, y=series.tolist(), stackgroup=f"s{row}", name=f"broker {b} ({broker_latency_ms[b]:g} ms)",
-                            legendgroup=f"b{b}", showlegend=row == 1, row=row, col=1)
+            fig.add_scatter(x=times, y=series.tolist(), stackgroup=f"s{row}",
+                            name=f"broker {b} ({broker_latency_ms[b]:g} ms)", legendgroup=f"b{b}",
+                            showlegend=row == 1, row=row, col=1)
     fig.update_xaxes(title_text="time (ms)", row=len(runs), col=1)
     fig.update_yaxes(title_text="records / bucket")
     fig.update_layout(height=260 * max(1, len(runs)), margin=dict(t=60, b=40), legend_orientation="h")

@@ -75,19 +75,32 @@ def consumer_load_bars(
     return fig
 
 
-def max_consumer_lines(consumers: pd.DataFrame, metric: str = "peak_messages_per_s",
-                       target: float | None = None) -> go.Figure:
-    """The busiest consumer's load against the consumer count, one line per (strategy, partitions)."""
+def max_consumer_bars(consumers: pd.DataFrame, metric: str = "peak_messages_per_s",
+                      target: float | None = None) -> go.Figure:
+    """The busiest consumer's load per consumer count: one panel per partition count, strategies side by side.
+
+    Grouped bars, not lines: strategies often give the same value (range and roundrobin on 12 partitions
+    and 3 consumers), and lines would then lie on top of each other and hide half the series.
+    """
+    from plotly.subplots import make_subplots
+
     worst = consumers.groupby(["strategy", "num_partitions", "consumers"], sort=False)[metric].max().reset_index()
-    fig = go.Figure()
-    for (strategy, n), part in worst.groupby(["strategy", "num_partitions"], sort=False):
-        part = part.sort_values("consumers")
-        fig.add_scatter(x=part["consumers"], y=part[metric], mode="lines+markers", name=f"{strategy}, {n} partitions",
-                        line_color=STRATEGY_COLORS.get(str(strategy)))
+    counts = sorted(int(n) for n in worst["num_partitions"].unique())
+    fig = make_subplots(rows=1, cols=max(1, len(counts)), shared_yaxes=True, horizontal_spacing=0.04,
+                        subplot_titles=[f"{n} partitions" for n in counts])
+    for col, n in enumerate(counts, start=1):
+        for strategy, part in worst[worst["num_partitions"] == n].groupby("strategy", sort=False):
+            part = part.sort_values("consumers")
+            fig.add_bar(x=[f"{c} consumers" for c in part["consumers"]], y=part[metric], name=str(strategy),
+                        legendgroup=str(strategy), showlegend=col == 1,
+                        marker_color=STRATEGY_COLORS.get(str(strategy)), row=1, col=col,
+                        hovertemplate="%{x}: %{y:,.2f}<extra>" + f"{strategy}, {n} partitions</extra>")
+        fig.update_xaxes(title_text="consumer count", type="category", row=1, col=col)
     if target is not None:
-        fig.add_hline(y=target, line_dash="dot", line_color="#e45756", annotation_text="target")
-    fig.update_layout(title="Busiest consumer vs. consumer count", xaxis_title="consumers",
-                      yaxis_title=METRIC_LABELS.get(metric, metric), height=360, margin={"t": 50, "b": 40})
+        fig.add_hline(y=target, line_dash="dot", line_color="#e45756", annotation_text="target", row="all", col="all")
+    fig.update_yaxes(title_text=METRIC_LABELS.get(metric, metric), row=1, col=1)
+    fig.update_layout(title="Busiest consumer per consumer count", barmode="group", height=380,
+                      legend_orientation="h", legend_y=-0.25, margin={"t": 80, "b": 90})
     return fig
 
 

@@ -238,31 +238,143 @@ def rebalance_animation(
                      _validate=validate)
 
 
-PAUSE_COLOURS = {"processing": "#C7E9C0", "paused": "#E45756"}
+SPEEDS = {"slow": 400, "normal": 160, "fast": 60}  # ms per frame of the Play button
+LABEL_LIMIT = 60  # partitions per panel up to which every dot carries its label (hover always does)
+PANEL_COLUMNS = 2
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One strategy's rebalance in a combined animation (``revoked=None``: eager)."""
+
+    title: str
+    before: Assignment
+    after: Assignment
+    member_order: Sequence[str]
+    revoked: Iterable[TopicPartition] | None = None
+
+
+def _panel_traces(travel: Travel, pos: np.ndarray, axis: str, legend: Sequence[bool], full: bool) -> list[dict]:
+    """The dots of one panel at ``pos`` (``full``: with style, labels and hover; else positions only);
+    ``legend[k]``: this panel names kind k in the legend (the first panel that has such dots)."""
+    labelled = len(travel.labels) <= LABEL_LIMIT
+    labels = np.array(plain_all(travel.labels), dtype=object)
+    out = []
+    for k in range(len(KINDS)):
+        idx = np.flatnonzero(travel.kinds == k)
+        trace: dict = {"type": "scatter", "x": pos[idx, 0], "y": pos[idx, 1]}
+        if full:
+            trace.update(
+                xaxis=f"x{axis}", yaxis=f"y{axis}", mode="markers+text" if labelled else "markers",
+                name=KINDS[k], legendgroup=KINDS[k], showlegend=bool(legend[k]),
+                marker={"color": KIND_COLOURS[k], "size": 9 if idx.size < 400 else 5, "line": {"width": 0}},
+                text=labels[idx], textposition="middle right", textfont={"size": 10},
+                hovertemplate="%{text}<extra></extra>")
+        out.append(trace)
+    return out
+
+
+def _panel_axes(panels: Sequence[Panel], tallest: Sequence[float], rows_px: Sequence[int],
+                top_px: int) -> tuple[dict, list[dict]]:
+    """Each panel's x and y axis in its grid cell (paper coordinates), its title above the consumer names."""
+    n, height = len(panels), sum(rows_px) + top_px * len(rows_px)
+    layout: dict = {}
+    titles = []
+    width = 1 / min(n, PANEL_COLUMNS)
+    for i, (panel, tall) in enumerate(zip(panels, tallest, strict=True)):
+        row, col = divmod(i, PANEL_COLUMNS)
+        y_top = 1 - (sum(rows_px[:row]) + (row + 1) * top_px) / height
+        y_bottom = y_top - rows_px[row] / height
+        suffix = "" if i == 0 else str(i + 1)
+        members = panel.member_order
+        layout[f"xaxis{suffix}"] = {
+            "domain": [col * width + 0.01, (col + 1) * width - 0.01], "anchor": f"y{suffix}", "side": "top",
+            "tickvals": list(range(len(members) + 1)), "ticktext": ["revoked / unassigned", *plain_all(members)],
+            "range": [-0.7, len(members) + 0.7], "showgrid": False, "zeroline": False}
+        layout[f"yaxis{suffix}"] = {"domain": [max(0.0, y_bottom), y_top], "anchor": f"x{suffix}",
+                                    "autorange": False, "range": [tall + 1, -1], "visible": False}
+        titles.append({"text": f"<b>{plain(panel.title)}</b>", "x": (col + 0.5) * width, "xref": "paper",
+                       "y": y_top + (top_px - 12) / height, "yref": "paper", "showarrow": False,
+                       "xanchor": "center", "yanchor": "bottom", "font": {"size": 14}})
+    return layout, titles
+
+
+def rebalance_animations(panels: Sequence[Panel], frame_ms: int = SPEEDS["normal"], note: str = "") -> go.Figure:
+    """Every strategy's rebalance in one figure: one Play, one slider, the same frames for all of them.
+
+    Dots carry their partition on hover, and on the dot itself up to ``LABEL_LIMIT`` partitions a panel.
+    """
+    travels = [plan_travel(p.before, p.after, p.member_order, p.revoked) for p in panels]
+    leg = default_frames_per_leg(max([1, *(len(t.labels) for t in travels)]))
+    positions = [frame_positions(t, leg) for t in travels]
+    tallest = [max([1.0, *(float(f[:, 1].max()) for f in pos if len(f))]) for pos in positions]
+    rows_px = [int(max(200, 60 + 16 * max(tallest[r:r + PANEL_COLUMNS])))
+               for r in range(0, len(panels), PANEL_COLUMNS)]
+    top_px, margin = 80, {"l": 10, "r": 10, "t": 80 if note else 40, "b": 150}  # t: room for the mode bar
+    axes, titles = _panel_axes(panels, tallest, rows_px, top_px)
+    has = [[bool((t.kinds == k).any()) for k in range(len(KINDS))] for t in travels]
+    legend = [[h[k] and not any(earlier[k] for earlier in has[:i]) for k in range(len(KINDS))]
+              for i, h in enumerate(has)]
+    data = [tr for i, (t, pos) in enumerate(zip(travels, positions, strict=True))
+            for tr in _panel_traces(t, pos[0], "" if i == 0 else str(i + 1), legend[i], True)]
+    names = [str(f) for f in range(2 * leg + 1)]
+    frames = [{"name": names[f], "traces": list(range(len(data))),
+               "data": [tr for t, pos in zip(travels, positions, strict=True)
+                        for tr in _panel_traces(t, pos[f], "", (), False)]} for f in range(len(names))]
+    steps = ["before"] + [""] * (leg - 1) + ["revoked"] + [""] * (leg - 1) + ["after"]
+    play = {"frame": {"duration": frame_ms, "redraw": False}, "fromcurrent": True,
+            "transition": {"duration": frame_ms // 2}, "mode": "immediate"}
+    still = {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}
+    layout = {
+        **axes, "annotations": titles, "title": {"text": note} if note else {}, "margin": margin,
+        "height": sum(rows_px) + top_px * len(rows_px) + margin["t"] + margin["b"],
+        "legend": {"orientation": "h", "x": 0, "y": 0, "yanchor": "top"},
+        "updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": -0.02, "xanchor": "left",
+                         "yanchor": "top", "showactive": False, "pad": {"t": 60},
+                         "buttons": [{"label": "Play all", "method": "animate", "args": [None, play]},
+                                     {"label": "Pause", "method": "animate", "args": [[None], still]}]}],
+        "sliders": [{"active": 0, "x": 0.25, "len": 0.75, "y": -0.02, "yanchor": "top",
+                     "currentvalue": {"prefix": "frame "}, "pad": {"t": 60, "b": 0},
+                     "steps": [{"label": steps[f] or names[f], "method": "animate", "args": [[names[f]], still]}
+                               for f in range(len(names))]}],
+    }
+    return go.Figure({"data": data, "layout": layout, "frames": frames}, _validate=False)
+
+
+PAUSE_COLOURS = {"processing": "#C7E9C0", "in transit": "#F2B447", "stopped": "#E45756"}
+
+
+def _spans(reports: Mapping[str, PauseReport], stops: bool) -> tuple[list[str], list[float], list[float]]:
+    """(row, start s, length s) of every member's pause intervals (``stops``: consuming nothing)."""
+    rows: list[str] = []
+    base: list[float] = []
+    length: list[float] = []
+    for label, report in reports.items():
+        per_member = report.member_stops if stops else report.member_pauses
+        for member, intervals in per_member.items():
+            for s, e in intervals:
+                rows.append(f"{plain(label)} · {plain(member)}")
+                base.append(s / 1000)
+                length.append((e - s) / 1000)
+    return rows, base, length
 
 
 def pause_timeline_figure(reports: Mapping[str, PauseReport]) -> go.Figure:
-    """One row per (protocol, consumer): green while consuming, red while some of its partitions pause."""
+    """One row per (protocol, consumer): green while consuming, amber while some of its partitions are in
+    transit (it keeps consuming the others), red while it consumes nothing (eager's stop-the-world).
+    The legend sits above the plot area, so it covers no bar."""
     end = max([1, *(r.end_ms for r in reports.values())]) / 1000
-    rows: list[str] = []
-    paused_x: list[float] = []
-    paused_base: list[float] = []
-    paused_rows: list[str] = []
-    for label, report in reports.items():
-        for member, intervals in report.member_pauses.items():
-            row = f"{plain(label)} · {plain(member)}"
-            rows.append(row)
-            for s, e in intervals:
-                paused_rows.append(row)
-                paused_base.append(s / 1000)
-                paused_x.append((e - s) / 1000)
+    rows = [f"{plain(label)} · {plain(member)}" for label, r in reports.items() for member in r.member_pauses]
     fig = go.Figure()
     fig.add_trace(go.Bar(y=rows, x=[end] * len(rows), base=[0] * len(rows), orientation="h", name="consuming",
                          marker_color=PAUSE_COLOURS["processing"], hoverinfo="skip"))
-    fig.add_trace(go.Bar(y=paused_rows, x=paused_x, base=paused_base, orientation="h", name="paused",
-                         marker_color=PAUSE_COLOURS["paused"],
-                         hovertemplate="%{y}: paused %{base:.1f}s + %{x:.1f}s<extra></extra>"))
-    fig.update_layout(barmode="overlay", height=int(min(900, 120 + 24 * max(1, len(rows)))),
-                      margin=dict(l=10, r=10, t=30, b=10), xaxis_title="seconds since the group changed",
-                      yaxis=dict(autorange="reversed", type="category"), legend=dict(orientation="h", y=1.08))
+    for name, stops in (("some partitions in transit", False), ("stopped (consuming nothing)", True)):
+        y, base, x = _spans(reports, stops)
+        fig.add_trace(go.Bar(y=y, x=x, base=base, orientation="h", name=name,
+                             marker_color=PAUSE_COLOURS["stopped" if stops else "in transit"],
+                             hovertemplate=f"%{{y}}: {name} from %{{base:.1f}} s for %{{x:.1f}} s<extra></extra>"))
+    fig.update_layout(barmode="overlay", height=int(min(900, 170 + 24 * max(1, len(rows)))),
+                      margin=dict(l=10, r=10, t=70, b=10), xaxis_title="seconds since the group changed",
+                      yaxis=dict(autorange="reversed", type="category", title="protocol · consumer"),
+                      legend=dict(orientation="h", x=0, xanchor="left", y=1.02, yanchor="bottom"))
     return fig

@@ -42,7 +42,8 @@ def replica_matrix(
         zmin=-1, zmax=2, colorscale=MATRIX_COLOURS, showscale=False,
         hovertemplate="%{y} on %{x}: replica #%{text}<extra></extra>",
     ))
-    fig.update_layout(title="Replicas (number = position in the replica list; dark = current leader, red = dead broker)",
+    fig.update_layout(title="Replicas (number = position in the replica list; dark = current leader, "
+                            "red = dead broker)",
                       yaxis_autorange="reversed", height=min(900, 120 + 18 * len(parts)), margin=dict(t=50, b=30))
     return fig
 

@@ -242,3 +242,57 @@ def describe_change(prev: GroupState, cur: GroupState) -> str:
               if prev.topics.get(t) != n]
     parts += [f"{t} deleted" for t in prev.topics if t not in cur.topics]
     return "; ".join(parts) or "rejoin (no change)"
+
+
+def events_between(prev: GroupState, cur: GroupState) -> list[Event] | None:
+    """The events that turn ``prev`` into ``cur`` (leaves, joins, new subscriptions, added partitions), or
+    None when the change is not one of them (a topic deleted or shrunk, a rack or instance id changed).
+
+    >>> a = GroupState({"t0": 2}, (Member("C0", ("t0",)), Member("C1", ("t0",))))
+    >>> events_between(a, GroupState({"t0": 4}, (Member("C0", ("t0",)),)))
+    [RemoveMember(member_id='C1'), AddPartitions(topic='t0', count=2)]
+    """
+    old, new = {m.id: m for m in prev.members}, {m.id: m for m in cur.members}
+    out: list[Event] = [RemoveMember(m) for m in old if m not in new]
+    for m in new.values():
+        if m.id not in old:
+            out.append(AddMember(m.id, m.topics, m.rack, m.instance_id))
+        elif (m.rack, m.instance_id) != (old[m.id].rack, old[m.id].instance_id):
+            return None
+        elif m.topics != old[m.id].topics:
+            out.append(ChangeSubscription(m.id, m.topics))
+    for topic, count in prev.topics.items():
+        grown = cur.topics.get(topic, 0) - count
+        if grown < 0:
+            return None
+        if grown:
+            out.append(AddPartitions(topic, grown))
+    if set(cur.topics) - set(prev.topics):
+        return None
+    return out
+
+
+def rebuild_steps(old: Scenario, first: GroupState) -> tuple[Scenario, str | None]:
+    """``old``'s later steps replayed as events on an edited step 0 (``first``), and a notice for the user.
+
+    A preset's "C1 leaves" stays "C1 leaves" of the edited group; a step that no longer fits (C1 is gone)
+    or that is not a plain event drops every later step, and the notice says so.  None: nothing to say.
+    """
+    alone = replace(old, steps=(first,))
+    if len(old.steps) == 1:
+        return alone, None
+    steps = [first]
+    for prev, cur in zip(old.steps, old.steps[1:], strict=False):
+        found = events_between(prev, cur)
+        if found is None:
+            return alone, "The later rebalance steps were dropped: they do not replay as events on the edited group."
+        state = steps[-1]
+        try:
+            for event in found:
+                state = apply_event(state, event)[0]
+        except ScenarioError as exc:
+            return alone, f"The later rebalance steps were dropped: {exc}."
+        steps.append(state)
+    rebuilt = replace(old, steps=tuple(steps))
+    return rebuilt, ("The later rebalance steps were rebuilt on the edited group: "
+                     + "; ".join(step_labels(rebuilt)[1:]) + ".")

@@ -52,16 +52,20 @@ CAPTIONS: dict[str, str] = {  # of the Rebalance and Group Protocol pages, so th
         "computes the target in one go (no rounds); a member revokes only what leaves its target."
     ),
     "rebalance.animation": (
-        "Press Play (or drag the slider): revoked partitions travel to the pool on the left, then to their "
-        "new owner. Red: owner changed; light blue: revoked and handed back to the same owner; green: new."
+        "Press Play all (or drag the slider): every strategy moves together. Revoked partitions travel to the "
+        "pool on the left of each panel, then to their new owner. Red: owner changed; light blue: revoked and "
+        "handed back to the same owner; green: new. Hover a dot for its partition (small groups: on the dot)."
     ),
     "rebalance.pause": (
         "Model: eager members finish their batch, revoke everything and wait for JoinGroup + SyncGroup; "
         "cooperative members keep consuming during round 1 and only partitions that move pause until round "
         "2 ends. A crash adds session.timeout.ms before anything starts. KIP-848 (uniform): no global "
         "barrier; each member reconciles on its own heartbeat, a moved partition pauses from its old "
-        "owner's revoke (next heartbeat + batch) to its new owner's next heartbeat, and members whose "
-        "partitions do not move never pause. Timings are inputs, not measurements."
+        "owner's revoke (next heartbeat + batch; the ack goes at once) to its new owner's next heartbeat, "
+        "each heartbeat expected half an interval away (the bound: a full one), and members whose "
+        "partitions do not move never pause. Partition-seconds unavailable is the cost; a consumer is "
+        "stopped (red) only while it consumes nothing, amber while some of its partitions are in transit. "
+        "Timings are inputs, not measurements."
     ),
     "protocol.vote": (
         "ClassicGroup.selectProtocol: candidates are the protocols every member supports; each member "
@@ -106,6 +110,16 @@ class Callout:
 
 
 CALLOUTS: tuple[Callout, ...] = (
+    Callout(
+        "seed-a", "range", 0, "000",
+        "C0: partitions 0, 1, 2, 3; C1: 4, 5, 6; C2: 7, 8, 9 (consumer threads of a topic; the walk-through "
+        "computes position 0 as 3 * 0 + min(1, 0) and position 2 as 3 * 2 + min(2, 1))",
+        "C0: t0-0, t0-1, t0-2, t0-3; C1: t0-4, t0-5, t0-6; C2: t0-7, t0-8, t0-9",
+        "The split agrees, but the article describes the pre-0.9 Scala consumer's threads and swaps min()'s "
+        "arguments in its walk-through: start = 3 x position + min(position, 10 % 3). Today's RangeAssignor "
+        "does this per topic over the members sorted by group.instance.id, else member id, as strings (C10 "
+        "sorts before C2); the first 10 % 3 = 1 member gets the extra partition.",
+    ),
     Callout(
         "seed-b-4p", "range", 0, "004",
         "C0: t0p0, t0p2, t1p0, t1p2; C1: t0p1, t0p3, t1p1, t1p3",

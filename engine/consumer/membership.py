@@ -29,11 +29,12 @@ from dataclasses import dataclass, replace
 
 from engine.consumer.pause import ProtocolTimings, pause_report
 from engine.consumer.strategies import STRATEGY_NAMES, strategy_of
-from engine.errors import ScenarioError
+from engine.errors import LimitError, ScenarioError
 from engine.scenario import GroupState, Scenario
 
 MAX_TIME_MS = 3_600_000
 MAX_RESTART_MEMBERS = 200
+MAX_RESTART_WORK = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -120,8 +121,13 @@ def restart_plan(state: GroupState, config: RollingRestartConfig,
     if not state.members:
         raise ScenarioError("members: a rolling restart needs at least one member, got none")
     if len(state.members) > MAX_RESTART_MEMBERS:
-        raise ScenarioError(f"members: at most {MAX_RESTART_MEMBERS} for a rolling restart, got "
-                            f"{len(state.members)}")
+        raise LimitError(f"members: at most {MAX_RESTART_MEMBERS} for a rolling restart, got "
+                         f"{len(state.members)}")
+    work = len(state.members) ** 2 * state.total_partitions  # 2 rebalances per member, each over every partition
+    if work > MAX_RESTART_WORK:
+        raise LimitError(f"rolling restart: members² x partitions at most {MAX_RESTART_WORK:,} (about 5 s), got "
+                         f"{len(state.members):,}² x {state.total_partitions:,} = {work:,}; try fewer members or "
+                         "topics")
     full = _with_membership(state, static)
     plan: list[tuple[RestartEvent, GroupState | None]] = []
     t = 0
@@ -187,14 +193,14 @@ def compare_rolling_restarts(
     state: GroupState, config: RollingRestartConfig, strategies: Sequence[str] = STRATEGY_NAMES
 ) -> list[RestartComparison]:
     """One row per strategy and membership kind (dynamic, static)."""
-    rows = []
-    for strategy in strategies:
-        for static in (False, True):
-            r = rolling_restart(state, strategy, config, static)
-            rows.append(RestartComparison(strategy, "static" if static else "dynamic", r.rebalances,
-                                          r.partitions_moved, r.consumer_seconds_paused,
-                                          r.rebalance_consumer_seconds, r.total_ms / 1000))
-    return rows
+    return [comparison_of(rolling_restart(state, strategy, config, static))
+            for strategy in strategies for static in (False, True)]
+
+
+def comparison_of(r: RollingRestartResult) -> RestartComparison:
+    """The comparison row of one replayed restart (no second replay: pages keep the timeline and the row)."""
+    return RestartComparison(r.strategy, "static" if r.static else "dynamic", r.rebalances, r.partitions_moved,
+                             r.consumer_seconds_paused, r.rebalance_consumer_seconds, r.total_ms / 1000)
 
 
 def restart_comparison_rows(rows: Sequence[RestartComparison]) -> list[dict[str, object]]:

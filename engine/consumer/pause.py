@@ -13,30 +13,38 @@ Phases (all times in ms from the moment the group changes):
   round 2 (``rejoin_ms`` + ``sync_ms``); each further round adds the same again.
 
 * CONSUMER (KIP-848, ``group.protocol=consumer``): no JoinGroup/SyncGroup and no global barrier. The
-  coordinator computes the new target at once and each member reconciles on its own heartbeat, at most
-  ``heartbeat_interval_ms`` apart (the broker's ``group.consumer.heartbeat.interval.ms``).  The model
-  takes the full interval each time (an upper bound).  The group changes at ``change`` = the session
+  coordinator computes the new target at once and each member learns it from the response to its next
+  heartbeat, sent every ``heartbeat_interval_ms`` (the broker's ``group.consumer.heartbeat.interval.ms``).
+  A change falls anywhere in a member's interval, so the expected wait is half an interval (``wait_ms``);
+  the bound is a full one (``partition_seconds_bound``).  The group changes at ``change`` = the session
   timeout for a crash, the end of the leaver's in-flight batch for a graceful leave (it revokes, then
-  sends its leave heartbeat), else 0.  A partition that moves between remaining members stays with its
-  old owner until that owner's next heartbeat (``change + H``) and its batch (``+ processing_ms``);
-  only then is it revoked and released, and the new owner receives it on its next heartbeat (``+ H``).
-  A departed member's partitions are free at ``change`` and reach their new owner at ``change + H``.
-  Partitions that keep their owner never pause, so members that neither lose nor gain never pause.
+  sends its leave heartbeat at once), else 0.  A partition that moves between remaining members stays
+  with its old owner until that owner's next heartbeat (``change + wait``) and its batch
+  (``+ processing_ms``); then it is revoked and the owner acknowledges at once (AbstractMembershipManager:
+  ACKNOWLEDGING heartbeats without waiting for the interval); the new owner receives it on its own next
+  heartbeat (``+ wait``).  A departed member's partitions are free at ``change`` and reach their new owner
+  at ``change + wait``.  Partitions that keep their owner never pause.
+
+What a rebalance costs is first the partitions in transit: ``partition_seconds`` (unavailable
+partition-seconds; eager: every partition, incremental protocols: only those that move).  A consumer
+that keeps consuming three of its four partitions while one is in transit is not stopped:
+``stopped_consumer_seconds`` counts only the time a consumer that was consuming consumes nothing (the
+stop-the-world of eager); ``member_pauses`` (the union of a member's partitions' outages) shows where
+some of its partitions are in transit.
 
 A partition of a member that left is unavailable from the moment it left (0 for a crash; after its
-in-flight batch for a graceful leave). A consumer's pause is the union of the outages of the partitions
-it owned before or owns after. Example (``tests/test_pause.py``): C0,C1 own 2 partitions each, C1 leaves
-gracefully, timings processing 1000 / rejoin 3000 / sync 500: eager pauses C0 from 1000 to 4500 (3.5
-consumer-seconds); cooperative hands C1's partitions to C0 at the end of round 1 (3500) and C0's own
-partitions never pause, so C0 waits for its new partitions from 1000 to 3500 (2.5 consumer-seconds).
-KIP-848 with ``heartbeat_interval_ms`` 3000: C1 revokes and leaves at 1000, C0 receives t-2, t-3 on its
-next heartbeat at 4000: C0 pauses from 1000 to 4000 (3.0 consumer-seconds, 6.0 partition-seconds).
+in-flight batch for a graceful leave). Example (``tests/test_pause.py``): C0,C1 own 2 partitions each, C1
+leaves gracefully, timings processing 1000 / rejoin 3000 / sync 500: eager stops C0 from 1000 to 4500
+(3.5 consumer-seconds stopped, 4 x 3.5 = 14 partition-seconds); cooperative hands C1's partitions to C0
+at the end of round 1 (3500) and C0's own partitions never pause (0 stopped, 2 x 2.5 = 5 partition-seconds).
+KIP-848 with ``heartbeat_interval_ms`` 3000: C1 revokes and leaves at 1000, C0 receives its partitions on
+its next heartbeat, expected at 2500 (3.0 partition-seconds; bound 4000: 6.0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.consumer.assignment import AssignmentView as Assignment
 from engine.consumer.assignment import owners
@@ -79,9 +87,12 @@ class PauseReport:
     phases: tuple[Phase, ...]
     member_pauses: dict[str, tuple[tuple[int, int], ...]]  # merged intervals per member (ms)
     end_ms: int
-    consumer_seconds: float
-    partition_seconds: float
+    consumer_seconds: float  # sum of member_pauses: some partition of the member in transit
+    partition_seconds: float  # partition-seconds unavailable (KIP-848: expected heartbeat waits)
     paused_partitions: int
+    partition_seconds_bound: float = 0.0  # the same with full heartbeat intervals (classic: = partition_seconds)
+    member_stops: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)  # consuming nothing
+    stopped_consumer_seconds: float = 0.0  # sum of member_stops
 
 
 def _merge(intervals: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -95,7 +106,8 @@ def _merge(intervals: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 
 
 def _outages(
-    before: Assignment, after: Assignment, crashed: set[str], protocol: str, t: ProtocolTimings, rounds: int
+    before: Assignment, after: Assignment, crashed: set[str], protocol: str, t: ProtocolTimings, rounds: int,
+    wait_ms: int = 0,
 ) -> tuple[dict[TopicPartition, tuple[int, int]], tuple[Phase, ...], int]:
     old, new = owners(before), owners(after)
     detect = t.session_timeout_ms if crashed else 0
@@ -103,7 +115,7 @@ def _outages(
     remaining = set(after)
     outages: dict[TopicPartition, tuple[int, int]] = {}
     if protocol == "consumer":
-        return _consumer_outages(old, new, set(before), crashed, t, remaining)
+        return _consumer_outages(old, new, set(before), crashed, t, remaining, wait_ms)
     if protocol == "eager":
         revoke = detect + t.processing_ms
         end = revoke + t.rejoin_ms + t.sync_ms
@@ -142,11 +154,12 @@ def _consumer_outages(
     crashed: set[str],
     t: ProtocolTimings,
     remaining: set[str],
+    hb: int,
 ) -> tuple[dict[TopicPartition, tuple[int, int]], tuple[Phase, ...], int]:
-    """KIP-848: per-member reconciliation on heartbeats; only partitions that change owner pause."""
+    """KIP-848: per-member reconciliation on heartbeats, each ``hb`` ms after the change (half an interval
+    expected, a full one at most); only partitions that change owner pause."""
     departed = members_before - remaining
     change = t.session_timeout_ms if crashed else (t.processing_ms if departed else 0)
-    hb = t.heartbeat_interval_ms
     phases = [Phase("waiting for session.timeout.ms", 0, change)] if crashed else []
     if departed and not crashed:
         phases.append(Phase("leaver finishes batch, leave heartbeat", 0, change))
@@ -168,6 +181,47 @@ def _consumer_outages(
     return outages, tuple(phases), end
 
 
+def wait_ms(timings: ProtocolTimings, bound: bool = False) -> int:
+    """KIP-848: how long after a change a member's next heartbeat comes: half an interval expected (the
+    change falls anywhere in it), a full interval at most.  ``wait_ms(ProtocolTimings()) == 2500``."""
+    return timings.heartbeat_interval_ms if bound else timings.heartbeat_interval_ms // 2
+
+
+def _owned(tp: TopicPartition, mine_before: bool, mine_after: bool, outage: tuple[int, int] | None,
+           end: int) -> list[tuple[int, int]]:
+    """When a member consumes ``tp`` within [0, end): kept partitions except their outage, a lost one until
+    it is revoked, a gained one once it arrives."""
+    if mine_before and mine_after:
+        return [(0, end)] if outage is None else [(0, outage[0]), (outage[1], end)]
+    if mine_before:
+        return [(0, end if outage is None else outage[0])]
+    return [(end if outage is None else outage[1], end)]
+
+
+def _stops(before: Assignment, after: Assignment, outages: dict[TopicPartition, tuple[int, int]],
+           end: int) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Per member that was consuming: the intervals of [0, end) in which it consumes nothing."""
+    stops: dict[str, tuple[tuple[int, int], ...]] = {}
+    for member in after:
+        had, has = set(before.get(member, ())), set(after[member])
+        if not had:
+            continue
+        consuming = _merge(iv for tp in had | has for iv in _owned(tp, tp in had, tp in has, outages.get(tp), end))
+        gaps, at = [], 0
+        for s, e in consuming:
+            if s > at:
+                gaps.append((at, s))
+            at = max(at, e)
+        if at < end:
+            gaps.append((at, end))
+        stops[member] = tuple(gaps)
+    return stops
+
+
+def _seconds(intervals: Iterable[tuple[int, int]]) -> float:
+    return sum(e - s for s, e in intervals if e > s) / 1000
+
+
 def pause_report(
     protocol: str,
     before: Assignment,
@@ -182,19 +236,25 @@ def pause_report(
     """
     if protocol not in PROTOCOLS:
         raise ScenarioError(f"protocol: must be eager, cooperative or consumer, got {protocol!r}")
-    outages, phases, end = _outages(before, after, set(crashed), protocol, timings, rounds)
+    gone = set(crashed)
+    outages, phases, end = _outages(before, after, gone, protocol, timings, rounds, wait_ms(timings))
+    bound = outages
+    if protocol == "consumer":
+        bound = _outages(before, after, gone, protocol, timings, rounds, wait_ms(timings, bound=True))[0]
     pauses: dict[str, tuple[tuple[int, int], ...]] = {}
     for member in after:
         mine = set(before.get(member, ())) | set(after[member])
         pauses[member] = _merge(outages[tp] for tp in mine if tp in outages)
-    consumer_ms = sum(e - s for ivs in pauses.values() for s, e in ivs)
-    partition_ms = sum(e - s for s, e in outages.values() if e > s)
+    stops = _stops(before, after, outages, end)
     return PauseReport(
         protocol=protocol,
         phases=phases,
         member_pauses=pauses,
         end_ms=end,
-        consumer_seconds=consumer_ms / 1000,
-        partition_seconds=partition_ms / 1000,
+        consumer_seconds=_seconds(iv for ivs in pauses.values() for iv in ivs),
+        partition_seconds=_seconds(outages.values()),
         paused_partitions=sum(1 for s, e in outages.values() if e > s),
+        partition_seconds_bound=_seconds(bound.values()),
+        member_stops=stops,
+        stopped_consumer_seconds=_seconds(iv for ivs in stops.values() for iv in ivs),
     )

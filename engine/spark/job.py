@@ -66,11 +66,13 @@ def compute(spark: SparkSession, config: LoadConfig, on_stage: StageCallback | N
         _check_totals(config, totals, raw)
         stage(STEPS[2])
         windows = _windows(placed, config).persist()
-        load = _spark_call(config, lambda: tf.partition_load(windows, config.window_s).toPandas())
+        load = _spark_call(config, lambda: _to_pandas(tf.partition_load(windows, config.window_s)))
+        peak = tf.topic_peak(windows, config.partitions[0], config.window_s)
+        totals["topic_peak_messages_per_s"] = float(_spark_call(config, lambda: peak.collect()[0][0]))
         stage(STEPS[3])
         keyed = placed.where(placed["key"].isNotNull())
         per_key = tf.key_load(keyed, config.partitions)
-        hot = _spark_call(config, lambda: tf.hot_keys(per_key, config.partitions, config.hot_keys).toPandas())
+        hot = _spark_call(config, lambda: _to_pandas(tf.hot_keys(per_key, config.partitions, config.hot_keys)))
         stage(STEPS[4])
         consumers, skipped = _consumers(spark, config, windows)
     finally:
@@ -89,6 +91,16 @@ def _windows(placed: DataFrame, config: LoadConfig) -> DataFrame:
         nulls = tf.null_key_windows(placed, config.partitions, config.null_keys, config.producers,
                                     config.seed)
     return tf.partition_windows(keyed, nulls)
+
+
+def _to_pandas(frame: DataFrame) -> pd.DataFrame:
+    """``toPandas`` without ``attrs``: Spark Connect stores its plan metrics there (``PlanMetrics``
+    objects), which pyarrow cannot put into a Parquet file's metadata; the results carry data only."""
+    import pandas as pd
+
+    result = pd.DataFrame(frame.toPandas())  # pyspark types it as "PandasDataFrameLike"
+    result.attrs.clear()
+    return result
 
 
 def _spark_call(config: LoadConfig, action: Callable[[], Any]) -> Any:
@@ -149,7 +161,7 @@ def _consumers(spark: SparkSession, config: LoadConfig, windows: Any) -> tuple[p
     if not rows:
         return pd.DataFrame(), skipped
     assignments = spark.createDataFrame(rows, tf.ASSIGNMENT_SCHEMA)
-    return tf.consumer_load(windows, assignments, config.window_s).toPandas(), skipped
+    return _to_pandas(tf.consumer_load(windows, assignments, config.window_s)), skipped
 
 
 def _sorted(frame: pd.DataFrame, by: list[str], order: dict[str, int] | None = None) -> pd.DataFrame:
@@ -194,6 +206,7 @@ def _report(config: LoadConfig, totals: dict[str, Any], consumers: pd.DataFrame,
         "null_key_model": {"mode": config.null_keys, "producers": config.producers, "seed": config.seed},
         "time_range": [str(totals["first_ts"]), str(totals["last_ts"])] if timed else None,
         "peaks": timed,
+        "topic_peak_messages_per_s": totals["topic_peak_messages_per_s"] if timed else None,
         "max_consumer_peak_messages_per_s": [
             {"strategy": k[0], "consumers": k[1], "num_partitions": k[2], "value": v}
             for k, v in max_consumer_load(consumers.to_dict("records")).items()

@@ -140,6 +140,25 @@ def max_consumer_load(
     return out
 
 
+def default_target(topic_peak: float | None, consumer_counts: Sequence[int]) -> float | None:
+    """A target that means something for this data: the topic's peak split evenly over the smallest group.
+
+    A perfectly balanced group of ``min(consumer_counts)`` consumers just meets it, so the
+    recommendation then shows what skew and the assignor cost.  Rounded up to 3 significant digits;
+    None without a peak (no timestamps) or without consumer counts.
+
+    >>> default_target(1234.5, [4, 2, 6]), default_target(10.0, [3])
+    (618.0, 3.34)
+    """
+    import math
+
+    if not topic_peak or topic_peak <= 0 or not consumer_counts:
+        return None
+    share = topic_peak / min(consumer_counts)
+    step = 10.0 ** (math.floor(math.log10(share)) - 2)
+    return round(math.ceil(round(share / step, 9)) * step, 12)
+
+
 def recommend(
     rows: Iterable[Mapping[str, Any]], target: float, metric: str = "peak_messages_per_s"
 ) -> Recommendation | None:

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.errors import EngineError
+
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark import SparkContext
     from pyspark.sql import SparkSession
@@ -202,11 +204,54 @@ def _conf(options: SessionOptions, mode: str) -> dict[str, str]:
     return conf
 
 
+CONNECT_DEFAULT_PORT = 15002
+CONNECT_TIMEOUT_S = 10.0
+CONNECT_RETRIES = 3  # pyspark's own default retries for about 10 minutes before giving up
+
+
+class SparkUnreachableError(EngineError):
+    """The Spark Connect server named by ``SPARK_REMOTE`` does not answer."""
+
+
+def connect_address(remote: str) -> tuple[str, int]:
+    """``sc://host:port/;token=...`` -> ``(host, port)`` (port 15002 when not given).
+
+    >>> connect_address("sc://spark.example:15010/;user_id=ana")
+    ('spark.example', 15010)
+    """
+    import re
+
+    match = re.fullmatch(r"sc://(\[[^\]]+\]|[^:/;\[\]]+)(?::(\d{1,5}))?(?:[/;].*)?", remote.strip(), re.DOTALL)
+    if match is None:
+        raise SparkUnreachableError(f"SPARK_REMOTE: give sc://host[:port], got {remote[:80]!r}")
+    return match.group(1).strip("[]"), int(match.group(2) or CONNECT_DEFAULT_PORT)
+
+
+def check_reachable(remote: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    """One TCP connection to the Connect server, bounded by ``timeout_s``: fail in seconds, not minutes."""
+    import socket
+
+    host, port = connect_address(remote)
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise SparkUnreachableError(f"Spark Connect server {host}:{port} (SPARK_REMOTE) does not answer "
+                                    f"({reason}); start it with sbin/start-connect-server.sh or fix "
+                                    "SPARK_REMOTE") from None
+
+
 def _remote_session(options: SessionOptions) -> SparkSession:
     from pyspark.sql import SparkSession
+    from pyspark.sql.connect.client.retries import DefaultPolicy
 
-    builder = SparkSession.builder.remote(os.environ["SPARK_REMOTE"]).appName(options.app_name)
+    remote = os.environ["SPARK_REMOTE"]
+    check_reachable(remote)
+    builder = SparkSession.builder.remote(remote).appName(options.app_name)
     spark = builder.getOrCreate()
+    client = getattr(spark, "client", None)
+    if client is not None:  # a server that dies mid-run fails the run in seconds too
+        client.set_retry_policies([DefaultPolicy(max_retries=CONNECT_RETRIES, max_backoff=5_000)])
     for key, value in (*SQL_CONF.items(), *options.extra):
         try:
             spark.conf.set(key, value)

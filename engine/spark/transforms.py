@@ -24,7 +24,8 @@ Worked example (asserted in tests/spark/test_spark_transforms.py): with 12 parti
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -185,7 +186,10 @@ def with_partitions(df: DataFrame, counts: Sequence[int]) -> DataFrame:
     def place(keys: pa.Array) -> pa.Array:
         return _partitions_of(chosen, keys)
 
-    placed = arrow_udf(place, schema)("key")
+    # pyspark's stubs type only the deprecated ``functionType=`` forms; the type hints of ``place``
+    # select the scalar Arrow UDF at runtime (no deprecation warning on stderr)
+    make_udf: Callable[..., Any] = arrow_udf
+    placed = make_udf(place, schema)("key")
     parts = [F.col(f"_placed.{name}").alias(name) for name in names]
     return df.withColumn("_placed", placed).select(*df.columns, *parts)
 
@@ -295,6 +299,17 @@ def partition_load(windows: DataFrame, window_s: int) -> DataFrame:
             *_peaks(window_s),
         )
     )
+
+
+def topic_peak(windows: DataFrame, num_partitions: int, window_s: int) -> DataFrame:
+    """One row, ``peak_messages_per_s``: the busiest window of the whole topic (all its partitions).
+
+    Every partition count places the same records, so one count (``num_partitions``) is enough.
+    """
+    timed = windows.where((F.col("num_partitions") == num_partitions) & (F.col("partition") >= 0)
+                          & F.col("window").isNotNull())
+    per_window = timed.groupBy("window").agg(F.sum("messages").alias("messages"))
+    return per_window.agg(F.coalesce(F.max("messages") / F.lit(window_s), F.lit(0.0)).alias("peak_messages_per_s"))
 
 
 # ---------------------------------------------------------------- hot keys

@@ -112,3 +112,34 @@ def png_height(path: Path) -> int:
 
 def content_height_now(page) -> int:
     return min(content_height(page), MAX_SCREENSHOT_HEIGHT)
+
+
+def test_large_preset_assignments_draws_one_strategy_readably(server: str, browser) -> None:
+    """Issue 13 / issue 11 item 11: a big group draws the open tab's two charts (not twelve), every tick label
+    is at least 12 px and Plotly's mode bar covers no tick label (consumer names, topics)."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/Assignments?preset=large", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        assert_no_exception(page, "1_Assignments.py (large)")
+        charts = page.locator('[data-testid="stPlotlyChart"]')
+        assert charts.count() == 2
+        boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(c => {
+            const bar = c.querySelector('.modebar'); const r = bar ? bar.getBoundingClientRect() : null;
+            const ticks = [...c.querySelectorAll('.xtick text, .ytick text')].map(t => {
+                const b = t.getBoundingClientRect();
+                return {size: parseFloat(getComputedStyle(t).fontSize), l: b.left, r: b.right, t: b.top, b: b.bottom};
+            });
+            return {bar: r && {l: r.left, r: r.right, t: r.top, b: r.bottom}, ticks};
+        })""")
+        for chart in boxes:
+            assert chart["ticks"] and min(t["size"] for t in chart["ticks"]) >= 12
+            bar = chart["bar"]
+            if bar:
+                covered = [t for t in chart["ticks"] if t["l"] < bar["r"] and t["r"] > bar["l"]
+                           and t["t"] < bar["b"] and t["b"] > bar["t"]]
+                assert not covered, f"the mode bar covers {len(covered)} tick label(s)"
+        full_page_screenshot(page, ARTIFACTS / "assignments-large.png")
+    finally:
+        context.close()

@@ -4,8 +4,8 @@
   pyspark's own ``bin/spark-class`` on loopback with free ports;
 * ``connect_server``: a Spark Connect server (``spark-submit --class ...SparkConnectServer``; the
   ``spark-connect`` jar ships in pyspark's ``jars/``), ``local[2]`` behind it;
-* ``executor_env``: a packed virtualenv (``venv-pack``) with numpy and pyarrow but *no numba*, for
-  executors that must run from it.
+* ``executor_env``: a packed virtualenv (``engine.spark.environment``, venv-pack) with numpy and pyarrow
+  but *no numba*, for executors that must run from it.
 
 Local runs use the ``spark`` fixture of ``tests/conftest.py``.  Every process is stopped by its PID in
 teardown.  Tests using these are marked ``spark``; ``pytest -m "not spark"`` skips them.
@@ -13,21 +13,11 @@ teardown.  Tests using these are marked ``spark``; ``pytest -m "not spark"`` ski
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from clusters import Cluster, free_port, spark_home, spark_env, start, stop, wait_for
-
-# what the executors need from this venv (pyspark itself comes from the worker's SPARK_HOME/python/lib)
-EXECUTOR_PACKAGES = ("numpy", "numpy-*.dist-info", "numpy.libs", "pyarrow", "pyarrow-*.dist-info")
-# parts of pyarrow no executor of this job loads (Flight, S3, Substrait, ORC, C++ headers, tests)
-PRUNED = ("__pycache__", "tests", "include", "*flight*", "*substrait*", "*_s3*", "*orc*", "*.pyx", "*.pxd",
-          "*.h", "*gandiva*")
+from clusters import Cluster, free_port, spark_env, spark_home, start, stop, wait_for
 
 
 @pytest.fixture(scope="session")
@@ -75,24 +65,9 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def executor_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A venv with numpy and pyarrow (hard links into this venv's packages, no numba), packed by venv-pack.
+    """The executors' environment as the README builds it: ``engine.spark.environment`` (numpy, pyarrow,
+    no numba), packed by venv-pack."""
+    pytest.importorskip("venv_pack", reason="venv-pack is needed to pack the executors' environment")
+    from engine.spark.environment import pack_executor_env
 
-    Zip, because Spark refuses to unpack a tar whose ``bin/python`` is a symlink out of the archive;
-    venv-pack's zip stores the interpreter itself.  Like every venv-pack archive it needs the same
-    base Python (``pyvenv.cfg``'s ``home``) on the executors' hosts.
-    """
-    venv_pack = pytest.importorskip("venv_pack", reason="venv-pack is needed to pack the executors' environment")
-    root = tmp_path_factory.mktemp("executor-env")
-    env = root / "env"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
-    source = Path(next(p for p in sys.path if p.endswith("site-packages")))
-    target = next((env / "lib").glob("python*/site-packages"))
-    for pattern in EXECUTOR_PACKAGES:
-        for path in source.glob(pattern):
-            if path.is_dir():
-                shutil.copytree(path, target / path.name, copy_function=os.link, ignore=shutil.ignore_patterns(*PRUNED))
-            else:
-                os.link(path, target / path.name)
-    archive = root / "kpl-env.zip"
-    venv_pack.pack(prefix=str(env), output=str(archive), format="zip")
-    return archive
+    return pack_executor_env(tmp_path_factory.mktemp("executor-env") / "kpl-env.zip")

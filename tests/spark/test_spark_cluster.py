@@ -1,9 +1,10 @@
 """The load job on real clusters gives the local answer, byte for byte.
 
 One 20,000-row CSV export (epoch-millisecond timestamps, 1% null keys) runs at local[2] (in this
-process), local[1], on a standalone master + worker (executors running from a packed virtualenv
-without numba, with KPL_NO_NUMBA=1) and through a Spark Connect server; every output file must be
-identical.  Null-key records are modelled with 2 producers, so that part of the output is covered.
+process), local[1], on a standalone master + worker (``--master`` and ``spark-submit``; executors
+running from a packed virtualenv without numba, with KPL_NO_NUMBA=1) and through a Spark Connect
+server; every output file must be identical.  Null-key records are modelled with 2 producers, so
+that part of the output is covered.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -55,10 +57,10 @@ def local_output(spark: Any, export: str, tmp_path_factory: pytest.TempPathFacto
     return out
 
 
-def run_load(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def run_load(*args: str, timeout: float = 600, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("SPARK_REMOTE", "PYSPARK_PYTHON", "KPL_NO_NUMBA")}
     return subprocess.run([sys.executable, "-m", "engine", "load", *args], cwd=REPO, env={**clean, **env},
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def digest(directory: Path) -> dict[str, str]:
@@ -93,7 +95,7 @@ def test_standalone_cluster_with_a_packed_env_and_no_numba(
     with zipfile.ZipFile(executor_env) as archive:
         names = archive.namelist()
     assert "bin/python" in names and any(n.startswith("lib/python3") and "/pyarrow/" in n for n in names)
-    assert not any("/numba/" in n for n in names)
+    assert not any("site-packages/numba/" in n for n in names)
     proc = run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), "--master", standalone_cluster.url,
                     "--python-env", str(executor_env), "--conf", "spark.executorEnv.KPL_NO_NUMBA=1",
                     "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
@@ -106,6 +108,27 @@ def test_standalone_cluster_with_a_packed_env_and_no_numba(
     assert any(standalone_cluster.work_dir.glob("app-*/*/kpl-engine-*.zip"))
 
 
+def test_spark_submit_on_the_standalone_cluster_gives_the_same_bytes(
+    local_output: Path, export: str, standalone_cluster: Cluster, executor_env: Path, tmp_path: Path
+) -> None:
+    """README's spark-submit form: the environment by ``--archives``, the executors' Python inside it."""
+    from clusters import spark_home
+
+    command = [str(spark_home() / "bin" / "spark-submit"), "--master", standalone_cluster.url,
+               "--archives", f"{executor_env}#env", "--conf", "spark.pyspark.python=./env/bin/python",
+               "--conf", f"spark.pyspark.driver.python={sys.executable}", "--conf", "spark.executorEnv.KPL_NO_NUMBA=1",
+               "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
+               "--conf", "spark.sql.shuffle.partitions=2",
+               str(REPO / "engine" / "spark" / "submit.py"),
+               "--input", export, *ARGS, "--output", str(tmp_path / "out")]
+    env = {k: v for k, v in os.environ.items() if k not in ("SPARK_REMOTE", "KPL_NO_NUMBA")}
+    proc = subprocess.run(command, cwd=REPO, env={**env, "SPARK_HOME": str(spark_home())}, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["rows"] == SPEC.rows
+    assert digest(tmp_path / "out") == digest(local_output)
+
+
 def test_spark_connect_gives_the_same_bytes(
     local_output: Path, export: str, connect_server: str, tmp_path: Path
 ) -> None:
@@ -116,7 +139,7 @@ def test_spark_connect_gives_the_same_bytes(
 def test_a_local_path_is_refused_when_spark_runs_elsewhere(tmp_path: Path) -> None:
     (tmp_path / "in.csv").write_text("key\na\n")
     proc = run_load("--input", str(tmp_path / "in.csv"), "--partitions", "3", "--output", str(tmp_path / "o"),
-                    "--master", "spark://127.0.0.1:1")
+                    "--master", "spark://127.0.0.1:1", timeout=120)
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
     assert "a local path, but Spark runs elsewhere" in proc.stderr and "file:///" in proc.stderr
 
@@ -124,16 +147,21 @@ def test_a_local_path_is_refused_when_spark_runs_elsewhere(tmp_path: Path) -> No
 def test_remote_uris_are_not_checked_on_the_driver(tmp_path: Path) -> None:
     """s3a:// is passed to Spark as it is: the failure is Spark's (no S3 filesystem here), not a driver check."""
     proc = run_load("--input", "s3a://no-such-bucket/orders.parquet", "--partitions", "3", "--output",
-                    str(tmp_path / "o"), "--master", "local[1]")
+                    str(tmp_path / "o"), "--master", "local[1]", timeout=120)
     assert "no such file or directory" not in proc.stderr
     assert proc.returncode in (1, 2) and len(proc.stderr.splitlines()) == 1
     assert "s3a" in proc.stderr.lower()
 
 
 def test_connect_failure_names_no_log_file_it_never_wrote(tmp_path: Path) -> None:
+    """Nothing listens on the port: exit 2 within seconds (pyspark alone would retry for ~10 minutes)."""
     (tmp_path / "in.csv").write_text("key\na\n")
+    port = free_port()
+    started = time.monotonic()
     proc = run_load("--input", (tmp_path / "in.csv").as_uri(), "--partitions", "3", "--output", str(tmp_path / "o"),
-                    SPARK_REMOTE=f"sc://127.0.0.1:{free_port()}")  # nothing listens there
-    assert proc.returncode == 1 and len(proc.stderr.splitlines()) == 1
-    assert "Spark job failed" in proc.stderr and "Spark log" not in proc.stderr
+                    timeout=120, SPARK_REMOTE=f"sc://127.0.0.1:{port}")
+    assert time.monotonic() - started < 60
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr[-2000:]
+    assert f"Spark Connect server 127.0.0.1:{port} (SPARK_REMOTE) does not answer" in proc.stderr
+    assert "Spark log" not in proc.stderr and not (tmp_path / "o").exists()
 

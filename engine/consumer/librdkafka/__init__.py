@@ -35,6 +35,9 @@ mock files equal v2.15.0's; 2.16.0's sources were not available, the oracle runs
   reverse pair from the original owner and returns a pointer into a list it then shrinks: later
   moves hit ``rd_assert`` (abort) or read freed memory; the engine raises ``LibrdkafkaFailure``.
 * the cooperative withholding happens in the group code (rdkafka_cgrp.c:1757), after the assignor.
+* a consumer without ``client.rack`` that led a group with racked members keeps dangling rack
+  pointers in its metadata cache for topics it first saw as leader; changing its subscription to
+  such a topic reads freed memory (``metadata_cache``; real consumers segfault there).
 """
 
 from __future__ import annotations

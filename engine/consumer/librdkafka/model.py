@@ -101,4 +101,14 @@ def group_member_cmp(a: GroupMember, b: GroupMember) -> int:
 
 class LibrdkafkaFailure(EngineError):
     """librdkafka itself would fail here: a failed ``rd_assert`` (abort), a NULL dereference, or a
-    read of freed memory whose outcome is undefined.  Raised instead of guessing an answer."""
+    read of freed memory whose outcome is undefined.  Raised instead of guessing an answer.
+
+    ``undefined``: the read of freed memory may also go unnoticed (the real client then goes on).
+
+    >>> LibrdkafkaFailure("x", undefined=True).undefined, LibrdkafkaFailure("y").undefined
+    (True, False)
+    """
+
+    def __init__(self, message: str, undefined: bool = False) -> None:
+        super().__init__(message)
+        self.undefined = undefined

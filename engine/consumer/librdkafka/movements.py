@@ -72,7 +72,7 @@ class PartitionRef:
             return self.tp
         if self.plist.freed or not self.plist.elems:
             raise LibrdkafkaFailure("cooperative-sticky: librdkafka reads a freed partition list here "
-                                    "(PartitionMovements use-after-free); its result is undefined")
+                                    "(PartitionMovements use-after-free); its result is undefined", undefined=True)
         return self.plist.elems[0]
 
 
@@ -93,7 +93,7 @@ class PartitionMovements:
             return None
         if entry[0].freed:
             raise LibrdkafkaFailure("cooperative-sticky: librdkafka compares a freed ConsumerPair key "
-                                    "(PartitionMovements use-after-free); its result is undefined")
+                                    "(PartitionMovements use-after-free); its result is undefined", undefined=True)
         return entry[1]
 
     def remove_record(self, ref: PartitionRef) -> ConsumerPair:
@@ -126,13 +126,13 @@ class PartitionMovements:
             old.freed = True
         elif ref.plist is not None:
             raise LibrdkafkaFailure("cooperative-sticky: librdkafka keys a movement by a pointer into a "
-                                    "movement list (undefined result)")
+                                    "movement list (undefined result)", undefined=True)
         self.moves[tp] = pair
         per_topic = self.by_topic.get(tp.topic)
         if per_topic is None:
             if ref.plist is not None:
                 raise LibrdkafkaFailure("cooperative-sticky: librdkafka keys a topic by a string inside a "
-                                        "movement list (undefined result)")
+                                        "movement list (undefined result)", undefined=True)
             per_topic = self.by_topic[tp.topic] = {}
         plist = self._lookup(per_topic, pair.value)
         if plist is None:

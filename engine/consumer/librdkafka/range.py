@@ -43,10 +43,14 @@ class TopicState:
     with_extra: int
     assigned: dict[str, list[int]] = field(default_factory=dict)
     needs_rack_aware: bool = False
+    left: int = 0  # ``unassigned_partitions_left``
+    first_free: int = 0  # every partition below it is assigned (where a scan may start)
 
-    @property
-    def left(self) -> int:
-        return sum(self.unassigned)
+    def scan_start(self) -> int:
+        """The lowest partition that may still be free (the C code scans from 0: same result)."""
+        while self.first_free < len(self.unassigned) and not self.unassigned[self.first_free]:
+            self.first_free += 1
+        return self.first_free
 
     def room(self, member: GroupMember) -> int:
         """How many more partitions of this topic the member may take."""
@@ -63,6 +67,7 @@ def _topic_state(topic: EligibleTopic) -> TopicState:
         with_extra=count % subscribers if subscribers else 0,
         assigned={m.member_id: [] for m in topic.members},
         needs_rack_aware=use_rack_aware_assignment([topic]),
+        left=count,
     )
 
 
@@ -86,6 +91,7 @@ def _assign_partition(member: GroupMember, state: TopicState, partition: int, ou
     mine.append(partition)
     out[member.member_id].append(TopicPartition(state.topic.name, partition))
     state.unassigned[partition] = False
+    state.left -= 1
     if len(mine) > state.per_consumer:
         state.with_extra -= 1
 
@@ -108,8 +114,9 @@ def _assign_ranges(state: TopicState, may_assign: Callable[[GroupMember, TopicSt
         if room <= 0:
             continue
         chosen: list[int] = []
-        for p, free in enumerate(state.unassigned):
-            if not free:
+        start = state.scan_start()
+        for p in range(start, len(state.unassigned)):
+            if not state.unassigned[p]:
                 continue
             if room <= 0:
                 break
@@ -124,8 +131,11 @@ def _assign_ranges(state: TopicState, may_assign: Callable[[GroupMember, TopicSt
 def _assign_co_partitioned(bucket: list[TopicState], out: Assignment) -> None:
     """``rd_kafka_assign_co_partitioned``: partition i of all bucket topics to one rack-local member."""
     first = bucket[0]
+    racked = [m for m in first.topic.members if m.rack]  # a member without a rack never matches
+    if not racked:
+        return
     for p in range(first.topic.metadata.partition_count):
-        for member in first.topic.members:
+        for member in racked:
             if all(member.rack and member.rack in s.topic.metadata.racks_of(p) and s.room(member) > 0
                    for s in bucket):
                 for s in bucket:

@@ -34,8 +34,10 @@ from engine.consumer.group import StepResult, count_moves
 from engine.consumer.librdkafka import range as range_assignor
 from engine.consumer.librdkafka import roundrobin as roundrobin_assignor
 from engine.consumer.librdkafka import sticky as sticky_assignor
+from engine.consumer.librdkafka.budget import check_librdkafka_work
 from engine.consumer.librdkafka.cooperative import adjust_assignment
 from engine.consumer.librdkafka.eligible import eligible_topics, requested_topics
+from engine.consumer.librdkafka.metadata_cache import MetadataCache
 from engine.consumer.librdkafka.model import Assignment, GroupMember, TopicMetadata, c_cmp, c_key, tp_c_key
 from engine.errors import EngineError
 from engine.scenario import GroupState, Member, Scenario, TopicPartition
@@ -67,13 +69,13 @@ class LibrdkafkaStepResult(StepResult):
 @dataclass
 class ClientState:
     """A librdkafka consumer between rebalances: its group assignment and assignor state, the
-    subscription it joined with, and the topics its metadata cache knows."""
+    subscription it joined with, and its metadata cache (``metadata_cache``)."""
 
     member: Member
     owned: list[TopicPartition] = field(default_factory=list)
     generation: int = -1
     topics: tuple[str, ...] = ()
-    cached: set[str] = field(default_factory=set)
+    cache: MetadataCache = field(default_factory=MetadataCache)
 
 
 def step_metadata(state: GroupState, topics: Sequence[str]) -> list[TopicMetadata]:
@@ -151,7 +153,7 @@ class LibrdkafkaGroupReplay:
         ``rd_kafka_cgrp_metadata_update_check`` treats the owned partitions of dropped topics as
         lost and rejoins only if the client is the group leader.  Empty: it rejoins.
         """
-        if not self.cooperative or set(subscription) <= client.cached or client.member.id == self.leader:
+        if not self.cooperative or set(subscription) <= client.cache.topics or client.member.id == self.leader:
             return []
         return [tp for tp in client.owned if tp.topic not in topics]
 
@@ -177,13 +179,13 @@ class LibrdkafkaGroupReplay:
             topics = effective_topics(m, state)
             client = self.clients.get(m.id)
             if client is None:
-                client = ClientState(m, topics=topics, cached=set(m.topics))
+                client = ClientState(m, topics=topics, cache=MetadataCache(topics=set(m.topics)))
             elif set(m.topics) != set(client.member.topics):
                 stalled = self._stalls(client, m.topics, topics)
                 rebalance = rebalance or not stalled
                 stalled_any = stalled_any or bool(stalled)
                 dropped[m.id] = stalled
-                client.cached |= set(m.topics)
+                client.cache.subscribe(m.id, m.topics)
             elif topics != client.topics:
                 rebalance = True  # a subscribed topic appeared or disappeared: metadata-driven rejoin
             client.topics = topics
@@ -225,7 +227,10 @@ class LibrdkafkaGroupReplay:
         metadata = step_metadata(state, requested)
         self.metadata = metadata
         self.leader = mock_leader([c.member for c in self.clients.values()])
-        self.clients[self.leader].cached |= set(requested)
+        leader = self.clients[self.leader]
+        leader.cache.leader_fetch(requested, rack_less=not leader.member.rack,
+                                  any_member_rack=any(m.rack for m in members),
+                                  racked={t.name for t in metadata if any(t.racks)})
         raw = _ASSIGNORS[self.strategy](members, eligible_topics(metadata, members))
         received = adjust_assignment(members, raw) if self.cooperative else raw
         for client in self.clients.values():
@@ -307,6 +312,10 @@ def replay_librdkafka(scenario: Scenario, strategy: str,
     [(1, 1, 0), (2, 1, 2)]
     """
     group = LibrdkafkaGroupReplay(strategy, max_rounds)
+    if scenario.current_assignment:
+        raise EngineError("current_assignment: not modelled for the librdkafka client (its replay starts from a "
+                          "new group)")
+    check_librdkafka_work(scenario, strategy)  # README, "Limits"
     return [group.step(state) for state in scenario.steps]
 
 

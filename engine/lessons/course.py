@@ -1,0 +1,218 @@
+"""The course: eight lessons along the seed articles' path, every answer computed by the live engine.
+
+Why partitions -> where a key lands -> the four client assignors on the seed examples -> a consumer leaves
+(eager vs cooperative) -> static membership and rolling restarts -> the new consumer protocol -> sizing a
+topic -> the timing wheel.  Each step is built on demand (``course()`` is cached) from the same functions the
+pages call, so a lesson can never disagree with its page::
+
+    >>> [lesson.id for lesson in course()][:3]
+    ['why', 'keys', 'assignors']
+    >>> step_of(2, 1).answer   # lesson 2, step 1: key "21" on 50 partitions (murmur2 -> toPositive -> % 50)
+    40
+    >>> step_of(4, 2).answer   # seed-d, C1 leaves: StickyAssignor is eager, C0 and C2 revoke all 5 they kept
+    5
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+
+from engine.comparison import CLIENT, SERVER, outcomes, revoked_count
+from engine.consumer.explain import callouts_for
+from engine.consumer.membership import RollingRestartConfig, rolling_restart
+from engine.consumer.strategies import strategy_of
+from engine.errors import ScenarioError
+from engine.lessons.model import ArticleNote, Lesson, LessonStep, PageLink
+from engine.presets import build_preset
+from engine.producer.murmur2 import murmur2, partition_for_key
+from engine.scenario import GroupState, Scenario
+from engine.server.timer.driver import simulate
+from engine.server.timer.model import TaskSpec, WheelConfig
+from engine.sizing import partitions_needed, seed_article_partitions
+
+REMAP_KEYS = 10_000  # keys "key-0" .. "key-9999"
+REMAP_FROM, REMAP_TO = 12, 16
+
+
+def scene_of(state: GroupState) -> tuple[Mapping[str, str], ...]:
+    """The group on screen: one row per member with its subscription (``member``, ``topics``)."""
+    return tuple({"member": m.id, "topics": ", ".join(f"{t} ({state.topics[t]})" for t in m.topics)}
+                 for m in state.members)
+
+
+def _owned(scenario: Scenario, strategy: str, step: int, member: str) -> tuple[str, ...]:
+    assignment = outcomes(scenario, CLIENT[strategy])[step].assignment
+    return tuple(str(tp) for tp in assignment.get(member, []))
+
+
+def _note(preset: str, strategy: str, step: int) -> ArticleNote | None:
+    found = [c for c in callouts_for(preset, strategy) if c.step == step]
+    return ArticleNote(found[0].article, found[0].says, found[0].kafka) if found else None
+
+
+def _assign_step(sid: str, preset: str, strategy: str, step: int, member: str, page_step: int = 0) -> LessonStep:
+    """"Which partitions does ``member`` own under ``strategy``?" on a seed preset."""
+    scenario = build_preset(preset)
+    every = tuple(f"{t}-{p}" for t, n in scenario.steps[step].topics.items() for p in range(n))
+    params = (("preset", preset), ("assign.step", str(page_step))) if page_step else (("preset", preset),)
+    page = "pages/2_Rebalance.py" if step else "pages/1_Assignments.py"
+    return LessonStep(sid, "partitions", _owned(scenario, strategy, step, member),
+                      {"member": member, "strategy": strategy, "preset": preset}, strategy_of(strategy).kafka_class,
+                      choices=every, scene=scene_of(scenario.steps[step - 1 if step else 0]),
+                      link=PageLink(page, params), article=_note(preset, strategy, step))
+
+
+def _why() -> Lesson:
+    orders = build_preset("order-service")
+    counts = [len(tps) for tps in outcomes(orders, CLIENT["range"])[0].assignment.values()]
+    idle = build_preset("more-consumers")
+    idle_count = sum(1 for tps in outcomes(idle, CLIENT["range"])[0].assignment.values() if not tps)
+    return Lesson("why", (
+        LessonStep("why.three", "number", counts.count(max(counts)), {"partitions": 12, "consumers": len(counts),
+                   "most": max(counts)}, "org.apache.kafka.clients.consumer.RangeAssignor#assignPartitions",
+                   scene=scene_of(orders.first),
+                   link=PageLink("pages/1_Assignments.py", (("preset", "order-service"),))),
+        LessonStep("why.idle", "number", idle_count, {"partitions": 6, "consumers": len(idle.first.members)},
+                   "org.apache.kafka.clients.consumer.internals.AbstractPartitionAssignor#assign",
+                   scene=scene_of(idle.first),
+                   link=PageLink("pages/1_Assignments.py", (("preset", "more-consumers"),))),
+    ))
+
+
+@functools.cache
+def remap_counts(keys: int = REMAP_KEYS, before: int = REMAP_FROM, after: int = REMAP_TO) -> tuple[int, int]:
+    """(keys whose partition changes, keys) when ``key-0..key-{keys-1}`` go from ``before`` to ``after`` partitions."""
+    moved = sum(1 for i in range(keys)
+                if partition_for_key(f"key-{i}", before) != partition_for_key(f"key-{i}", after))
+    return moved, keys
+
+
+def _keys() -> Lesson:
+    raw = murmur2(b"21")
+    moved, total = remap_counts()
+    link = PageLink("pages/3_Keys.py", (("keys.partitions", str(REMAP_FROM)), ("keys.remap_to", str(REMAP_TO))))
+    return Lesson("keys", (
+        LessonStep("keys.partition", "number", partition_for_key("21", 50),
+                   {"key": "21", "partitions": 50, "murmur2": raw, "positive": raw & 0x7FFFFFFF},
+                   "org.apache.kafka.clients.producer.internals.BuiltInPartitioner#partitionForKey "
+                   "(Utils.toPositive(Utils.murmur2(keyBytes)) % numPartitions)", link=link),
+        LessonStep("keys.remap", "number", round(100 * moved / total), {"moved": moved, "keys": total,
+                   "before": REMAP_FROM, "after": REMAP_TO, "stay": total - moved},
+                   "org.apache.kafka.common.utils.Utils#murmur2, Utils#toPositive", tolerance=5, link=link),
+    ))
+
+
+def _assignors() -> Lesson:
+    seed_a = build_preset("seed-a")
+    first = _owned(seed_a, "range", 0, "C0")
+    return Lesson("assignors", (
+        _assign_step("assignors.range", "seed-b-4p", "range", 0, "C0"),
+        _assign_step("assignors.roundrobin", "seed-b-3p", "roundrobin", 0, "C1"),
+        LessonStep("assignors.count", "number", len(first),
+                   {"partitions": 10, "consumers": 3, "owned": ", ".join(first)},
+                   strategy_of("range").kafka_class, scene=scene_of(seed_a.first),
+                   link=PageLink("pages/1_Assignments.py", (("preset", "seed-a"),))),
+    ))
+
+
+def _leaves() -> Lesson:
+    seed_d = build_preset("seed-d")
+    eager = outcomes(seed_d, CLIENT["sticky"])[1]
+    cooperative = outcomes(seed_d, CLIENT["cooperative-sticky"])[1]
+    return Lesson("leaves", (
+        _assign_step("leaves.sticky", "seed-d", "sticky", 1, "C0", page_step=1),
+        LessonStep("leaves.revoked", "number", revoked_count(eager), {"moved": eager.moved,
+                   "cooperative": revoked_count(cooperative), "rounds": cooperative.rounds},
+                   "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator#onJoinPrepare (EAGER) vs "
+                   "#onJoinComplete (COOPERATIVE)", scene=scene_of(seed_d.first),
+                   link=PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))),
+    ))
+
+
+
+def _static() -> Lesson:
+    state = build_preset("seed-a").first
+    state = GroupState({"t0": 6}, tuple(m for m in state.members), state.partition_racks)
+    config = RollingRestartConfig(restart_ms=30_000, session_timeout_ms=45_000)
+    dynamic = rolling_restart(state, "range", config, static=False)
+    static = rolling_restart(state, "range", config, static=True)
+    slow = rolling_restart(state, "range", RollingRestartConfig(restart_ms=60_000, session_timeout_ms=45_000), True)
+    facts = {"members": len(state.members), "partitions": 6, "restart_s": 30, "session_s": 45,
+             "static_paused": round(static.consumer_seconds_paused), "slow": slow.rebalances}
+    link = PageLink("pages/7_Group_Protocol.py", (("protocol.restart_s", "30"), ("protocol.restart_session_s", "45")))
+    kafka = "group.instance.id (KIP-345); org.apache.kafka.coordinator.group.classic.ClassicGroup#replaceStaticMember"
+    return Lesson("static", (
+        LessonStep("static.dynamic", "number", dynamic.rebalances, facts,
+                   "org.apache.kafka.clients.consumer.internals.AbstractCoordinator#maybeLeaveGroup",
+                   scene=scene_of(state), link=link),
+        LessonStep("static.static", "number", static.rebalances, facts, kafka, scene=scene_of(state), link=link),
+    ))
+
+
+def _kip848() -> Lesson:
+    seed_d = build_preset("seed-d")
+    uniform = outcomes(seed_d, SERVER["uniform"])[1]
+    eager = outcomes(seed_d, CLIENT["sticky"])[1]
+    return Lesson("kip848", (
+        LessonStep("kip848.revoked", "number", revoked_count(uniform), {"moved": uniform.moved,
+                   "eager": revoked_count(eager)},
+                   "org.apache.kafka.coordinator.group.assignor.UniformAssignor, "
+                   "org.apache.kafka.coordinator.group.modern.TargetAssignmentBuilder#build",
+                   scene=scene_of(seed_d.first),
+                   link=PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))),
+    ))
+
+
+def _sizing() -> Lesson:
+    target, producer, consumer = 200, 25, 10
+    return Lesson("sizing", (
+        LessonStep("sizing.partitions", "number", partitions_needed(target, producer, consumer),
+                   {"target": target, "producer": producer, "consumer": consumer},
+                   "max(Tt/Tp, Tt/Tc) (engine.sizing.partitions_needed)",
+                   link=PageLink("pages/4_Sizing.py", (("sizing.target_mb_s", str(target)),)),
+                   article=ArticleNote("000",
+                                       f"Tt / max(Tp, Tc) = {seed_article_partitions(target, producer, consumer)}",
+                                       f"max(Tt/Tp, Tt/Tc) = {partitions_needed(target, producer, consumer)}")),
+    ))
+
+
+def _wheel() -> Lesson:
+    tick, size, delay = 1, 20, 25
+    placed = simulate(WheelConfig(tick, size, 0), [TaskSpec("t", delay)]).tasks[0].inserted
+    if placed.level is None or placed.bucket is None:  # the engine fires a 25 ms task at once only if tick > 25
+        raise ScenarioError("lesson: the timing-wheel example fired at once")
+    facts = {"tick": tick, "size": size, "delay": delay, "interval": tick * size, "level": placed.level,
+             "bucket": placed.bucket, "expires": placed.bucket_expiration_ms}
+    link = PageLink("pages/5_Timing_Wheel.py", (("wheel.tick_ms", str(tick)), ("wheel.wheel_size", str(size))))
+    kafka = "org.apache.kafka.server.util.timer.TimingWheel#add, TimingWheel#addOverflowWheel"
+    return Lesson("wheel", (
+        LessonStep("wheel.level", "number", placed.level, facts, kafka, link=link),
+        LessonStep("wheel.bucket", "number", placed.bucket, facts, kafka, link=link),
+    ))
+
+
+BUILDERS: tuple[Callable[[], Lesson], ...] = (_why, _keys, _assignors, _leaves, _static, _kip848, _sizing, _wheel)
+
+
+@functools.cache
+def course() -> tuple[Lesson, ...]:
+    """Every lesson, built once per process from the live engine."""
+    return tuple(build() for build in BUILDERS)
+
+
+def clamp_position(lesson: object, step: object) -> tuple[int, int]:
+    """A valid 1-based (lesson, step) from URL text: non-numbers and out-of-range values are clamped."""
+    def whole(value: object) -> int:
+        text = str(value if value is not None else "1").strip()
+        return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 1
+
+    lessons = course()
+    number = min(max(whole(lesson), 1), len(lessons))
+    return number, min(max(whole(step), 1), len(lessons[number - 1].steps))
+
+
+def step_of(lesson: int, step: int) -> LessonStep:
+    """The step at a 1-based position (``step_of(4, 2)``: lesson 4, step 2), clamped to the course."""
+    number, index = clamp_position(lesson, step)
+    return course()[number - 1].steps[index - 1]

@@ -1,0 +1,102 @@
+"""The shape of a guided lesson: steps that ask one concrete question whose answer the engine computes.
+
+A ``LessonStep`` carries no prose (the dashboard keeps the translated texts, keyed by ``step.id``): it carries
+the question's kind, the engine's answer, the facts the texts quote (numbers, partition lists), the Kafka
+class and method that compute the answer, the page that shows the same scenario, and, where a seed article
+gets the answer wrong, what the article says.  ``check`` compares a trainee's answer with the engine's::
+
+    >>> step = LessonStep("keys.partition", "number", 40, facts={"key": "21"}, tolerance=0)
+    >>> check(step, 40).correct, check(step, "41").correct
+    (True, False)
+    >>> check(LessonStep("x", "partitions", ("t0-1", "t0-0")), ["t0-0", "t0-1"]).correct
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.errors import ScenarioError
+
+Kind = Literal["number", "partitions", "choice"]
+MAX_ANSWER_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class ArticleNote:
+    """Where a seed article disagrees with what Kafka computes (from ``engine.consumer.explain`` or sizing)."""
+
+    article: str
+    says: str
+    kafka: str
+
+
+@dataclass(frozen=True)
+class PageLink:
+    """The full page that shows the step's scenario: ``pages/<file>`` with these URL parameters."""
+
+    page: str
+    params: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class LessonStep:
+    """One predict-then-reveal question; ``answer`` is what the engine computed (a number, partitions or a choice)."""
+
+    id: str
+    kind: Kind
+    answer: Any
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    kafka: str = ""
+    choices: tuple[str, ...] = ()
+    tolerance: float = 0.0
+    scene: tuple[Mapping[str, str], ...] = ()
+    link: PageLink | None = None
+    article: ArticleNote | None = None
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    steps: tuple[LessonStep, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    given: Any
+    expected: Any
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        raise ScenarioError(f"answer: expected a number, got {value!r}")
+    try:
+        number = float(str(value).strip().rstrip("%").replace(",", ""))
+    except ValueError:
+        raise ScenarioError(f"answer: expected a number, got {str(value)[:40]!r}") from None
+    if number != number or abs(number) > 1e15:
+        raise ScenarioError(f"answer: expected a finite number, got {str(value)[:40]!r}")
+    return number
+
+
+def _partitions(value: Any) -> frozenset[str]:
+    if isinstance(value, str):
+        if len(value) > MAX_ANSWER_CHARS:
+            raise ScenarioError(f"answer: longer than {MAX_ANSWER_CHARS} characters")
+        value = value.replace(";", ",").split(",")
+    return frozenset(str(v).strip().replace("p", "-", 1) if "-" not in str(v) else str(v).strip()
+                     for v in value if str(v).strip())
+
+
+def check(step: LessonStep, given: Any) -> Verdict:
+    """The trainee's answer against the engine's; a malformed answer is a one-line ``ScenarioError``."""
+    if step.kind == "number":
+        correct = abs(_number(given) - float(step.answer)) <= step.tolerance
+    elif step.kind == "partitions":
+        correct = _partitions(given) == frozenset(step.answer)
+    else:
+        correct = str(given) == str(step.answer)
+    return Verdict(correct, given, step.answer)

@@ -1,0 +1,117 @@
+"""Real browser, issue 16: the guided lessons end to end (English, then a lesson in Chinese), presenter mode with
+the arrow keys, and the exports (a chart's PNG at presentation size, the offline HTML handout).
+
+Uses the session server and Debian chromium of tests/browser/conftest.py.  The Chinese lesson step is saved as
+docs/lesson-zh.png (README's "Lessons" section).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from engine.lessons import LessonStep, course
+from helpers import ARTIFACTS, PAGE_TIMEOUT_MS, REPO, assert_no_exception, full_page_screenshot, wait_rendered
+
+pytestmark = pytest.mark.browser
+TEXTS = {"en": {"check": "Check my answer", "next": "Next step", "correct": "Correct: the engine says"},
+         "zh": {"check": "核对我的答案", "next": "下一步", "correct": "正确：引擎给出的答案是"}}
+
+
+def answer(page, step: LessonStep, language: str) -> None:
+    """Type (or pick) the engine's answer, check it, and wait for the verdict."""
+    if step.kind == "partitions":
+        box = page.locator('[data-testid="stMultiSelect"]').first
+        for partition in step.answer:
+            box.click()
+            page.get_by_role("option", name=partition, exact=True).click()
+            wait_rendered(page)
+        page.keyboard.press("Escape")
+    else:
+        field = page.locator('[data-testid="stNumberInput"] input').first
+        field.fill(str(step.answer))
+        field.press("Enter")
+        wait_rendered(page)
+    page.get_by_role("button", name=TEXTS[language]["check"]).click()
+    wait_rendered(page)
+    alert = page.locator('[data-testid="stAlertContentSuccess"]')
+    alert.wait_for(timeout=PAGE_TIMEOUT_MS)
+    assert TEXTS[language]["correct"] in alert.inner_text()
+
+
+def walk(page, lessons: list[int], language: str) -> None:
+    for number in lessons:
+        for index, step in enumerate(course()[number - 1].steps, 1):
+            assert f"step={index}" in page.url and f"lesson={number}" in page.url, page.url
+            answer(page, step, language)
+            assert_no_exception(page, f"11_Lessons.py lesson {number} step {index} ({language})")
+            if (number, index) == (3, 1) and language == "zh":
+                assert "种子文章 004 在这里有误" in page.locator('[data-testid="stAlertContentWarning"]').inner_text()
+                full_page_screenshot(page, REPO / "docs" / "lesson-zh.png")
+            if (number, index) != (len(course()), len(course()[-1].steps)):
+                page.get_by_role("button", name=TEXTS[language]["next"]).click()
+                wait_rendered(page)
+
+
+def test_the_course_end_to_end_in_english(server: str, browser) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/Lessons", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        walk(page, list(range(1, len(course()) + 1)), "en")
+        assert "15 of 15 steps answered correctly" in page.locator('[data-testid="stProgress"]').inner_text()
+    finally:
+        context.close()
+
+
+def test_a_lesson_in_chinese(server: str, browser) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/Lessons?lang=zh&lesson=3&step=1", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        assert page.locator("h1").first.inner_text().strip() == "引导课程"
+        walk(page, [3], "zh")
+        assert "lang=zh" in page.url
+    finally:
+        context.close()
+
+
+def test_presenter_mode_arrow_keys_and_exports(server: str, browser) -> None:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000}, accept_downloads=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/Lessons?present=1&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        assert not page.locator('[data-testid="stSidebar"]').is_visible()
+        assert float(page.locator("h1").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) > 48
+        page.wait_for_timeout(500)  # the arrow-key script's iframe has loaded
+        page.locator("h1").first.click()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url("**step=2**", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_url("**step=1**", timeout=PAGE_TIMEOUT_MS)
+        full_page_screenshot(page, ARTIFACTS / "issue16-presenter-lesson.png")
+
+        page.goto(f"{server}/Assignments?preset=seed-d&present=1", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        assert_no_exception(page, "1_Assignments.py (presenter)")
+        chart = page.locator('[data-testid="stPlotlyChart"]').first
+        chart.hover()
+        with page.expect_download(timeout=PAGE_TIMEOUT_MS) as png:
+            chart.locator('.modebar-btn[data-title*="Download plot"]').first.click()
+        data = open(png.value.path(), "rb").read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1920, 1080)
+        with page.expect_download(timeout=PAGE_TIMEOUT_MS) as handout:
+            page.get_by_role("button", name="Handout (one-page HTML, works offline)").click()
+        text = open(handout.value.path(), encoding="utf-8").read()
+        assert text.startswith("<!doctype html>") and text.count("plotly.js v") == 1 and "seed-d" not in text[:0]
+        (ARTIFACTS / "issue16-handout.html").write_text(text, encoding="utf-8")
+        page.get_by_role("button", name="Leave presenter mode").click()
+        wait_rendered(page)
+        assert "present=1" not in page.url
+    finally:
+        context.close()

@@ -1,0 +1,76 @@
+"""Every text a page shows, read from an AppTest run's element protos: bodies, labels, help texts, options,
+tab and expander labels, table headers (from the Arrow schema) and Plotly titles, axis titles, legends,
+annotations and button labels (from the figure's JSON).  Code blocks are code and table cells are data."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from typing import Any
+
+SKIP_FIELDS = {"id", "form_id", "key", "spec", "data", "type", "format", "theme", "icon", "url", "page",
+               "page_script_hash", "language", "default", "value", "raw_value", "selection_mode", "styles",
+               "columns", "column_order", "mime", "file_name", "set_value", "body_type", "width_config",
+               "height_config", "text_alignment_config", "gap_config", "selection_mode", "color"}
+
+
+def _nodes(node: Any) -> Iterator[Any]:
+    children = getattr(node, "children", None)
+    if isinstance(children, dict):
+        for child in children.values():
+            yield from _nodes(child)
+    yield node
+
+
+def _strings(message: Any) -> Iterator[str]:
+    for field, value in message.ListFields():
+        if field.name in SKIP_FIELDS:
+            continue
+        if not isinstance(value, (str, bytes)) and not hasattr(value, "ListFields") and not hasattr(value, "__iter__"):
+            continue
+        items = [value] if isinstance(value, str) or hasattr(value, "ListFields") else list(value)
+        for item in items:
+            if isinstance(item, str):
+                yield item
+            elif hasattr(item, "ListFields"):
+                yield from _strings(item)
+
+
+def figure_texts(spec: dict[str, Any]) -> Iterator[str]:
+    layout = spec.get("layout", {})
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+            yield from [str((axis.get("title") or {}).get("text") or "")]
+    yield str((layout.get("title") or {}).get("text") or "")
+    yield str(((layout.get("legend") or {}).get("title") or {}).get("text") or "")
+    yield from (str(a.get("text") or "") for a in layout.get("annotations") or ())
+    for menu in layout.get("updatemenus") or ():
+        yield from (str(b.get("label") or "") for b in menu.get("buttons") or ())
+    for slider in layout.get("sliders") or ():
+        yield str((slider.get("currentvalue") or {}).get("prefix") or "")
+    for trace in spec.get("data") or ():
+        if trace.get("showlegend") is not False:
+            yield str(trace.get("name") or "")
+
+
+def table_headers(data: bytes) -> list[str]:
+    import pyarrow as pa
+
+    with pa.ipc.open_stream(io.BytesIO(data)) as reader:
+        return [str(n) for n in reader.schema.names if not str(n).startswith("__index_level")]
+
+
+def rendered_texts(at: Any) -> list[str]:
+    """Every visible text of the last run of ``at`` (an AppTest)."""
+    found: list[str] = []
+    for node in _nodes(at._tree):
+        proto = getattr(node, "proto", None)
+        if proto is None or type(proto).__name__ == "Code":
+            continue
+        found.extend(_strings(proto))
+        if type(proto).__name__ == "PlotlyChart" and proto.spec:
+            found.extend(figure_texts(json.loads(proto.spec)))
+        if type(proto).__name__ in ("Arrow", "ArrowTable") and proto.data:
+            found.extend(table_headers(proto.data))
+    return [t for t in found if t.strip()]

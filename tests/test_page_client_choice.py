@@ -1,0 +1,81 @@
+"""The "Java client" / "librdkafka client" choice on Assignments, Rebalance and Keys (ui/client_choice.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import open_page
+
+
+def _texts(elements: Any) -> list[str]:
+    return [str(e.value) for e in elements]
+
+
+def test_assignments_default_is_java_and_librdkafka_shows_its_own_strategies() -> None:
+    at = open_page("1_Assignments.py")  # the default preset, seed-d
+    assert at.radio(key="client.assign").value == "java"
+    assert "client" not in at.query_params
+    at.radio(key="client.assign").set_value("librdkafka").run()
+    assert not at.exception, at.exception
+    assert at.session_state["client.selected"] == "librdkafka"
+    assert at.query_params.get("client") in ("librdkafka", ["librdkafka"])
+    tabs = [t.label for t in at.tabs]
+    assert "Cooperative sticky (librdkafka)" in tabs and "Sticky" not in tabs and "uniform (KIP-848)" in tabs
+    assert any("librdkafka has no sticky assignor" in c for c in _texts(at.caption))
+    strategies = [row for row in at.dataframe[0].value["strategy"]]
+    assert "range (librdkafka)" in strategies and "sticky" not in strategies
+
+
+def test_assignments_teaching_point_where_the_clients_differ() -> None:
+    at = open_page("1_Assignments.py")
+    at.selectbox(key="assign.step").set_value(1).run()  # seed-d: C1 leaves; cooperative-sticky differs
+    notes = [n for n in _texts(at.info) if "consumer would get different partitions" in n]
+    assert notes and notes[0].startswith("cooperative-sticky: a librdkafka consumer would get")
+    at.radio(key="client.assign").set_value("librdkafka").run()
+    assert not at.exception, at.exception
+    notes = [n for n in _texts(at.info) if "consumer would get different partitions" in n]
+    assert notes and notes[0].startswith("cooperative-sticky: a Java consumer would get")
+    at.selectbox(key="assign.step").set_value(0).run()  # step 0: both clients agree on seed-d
+    assert not [n for n in _texts(at.info) if "consumer would get different partitions" in n]
+
+
+def test_rebalance_counts_the_chosen_clients_strategies() -> None:
+    at = open_page("2_Rebalance.py")
+    at.radio(key="client.rebalance").set_value("librdkafka").run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert list(table["strategy"])[:3] == ["range (librdkafka)", "roundrobin (librdkafka)",
+                                          "cooperative-sticky (librdkafka)"]
+    assert at.multiselect(key="rebalance.animate.librdkafka").value == ["range", "roundrobin", "cooperative-sticky"]
+
+
+def test_the_link_carries_the_client_to_keys_and_its_default_partitioner() -> None:
+    at = open_page("3_Keys.py")
+    assert at.radio(key="client.keys").value == "java"
+    assert at.multiselect(key="keys.partitioners").value[0] == "java"
+    at.query_params["client"] = "librdkafka"
+    del at.session_state["client.selected"]  # as a fresh session opened with ?client=librdkafka
+    at.run()
+    assert not at.exception, at.exception
+    assert at.radio(key="client.keys").value == "librdkafka"
+    assert at.multiselect(key="keys.partitioners.librdkafka").value[0] == "consistent_random"
+    assert any("consistent_random" in c for c in _texts(at.caption))
+
+
+def test_where_real_librdkafka_crashes_the_page_says_why() -> None:
+    from engine.scenario import parse_scenario
+    from ui.state import encode_scenario
+
+    def members(m0: list[str]) -> list[dict[str, Any]]:
+        return [{"id": "m0", "topics": m0}, {"id": "m1", "topics": ["t0", "t1"], "rack": "r0"}]
+
+    racks = {"t0": [["r0"], ["r1"]], "t1": [["r0"]]}
+    scenario = parse_scenario({"steps": [{"topics": {"t0": 2, "t1": 1}, "partition_racks": racks,
+                                          "members": members(m)} for m in (["t1"], ["t0", "t1"])]})
+    at = open_page("1_Assignments.py")
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    at.radio(key="client.assign").set_value("librdkafka").run()
+    assert not at.exception, at.exception
+    warnings = [w for w in _texts(at.warning) if "reads freed memory" in w]
+    assert warnings and warnings[0].startswith("range: a group of librdkafka consumers does not get here.")

@@ -1,0 +1,114 @@
+"""The Assignments page's strategy views: one lazy tab per assignor, aggregated for big groups (issue 13).
+
+Only the open tab runs (``st.tabs(..., on_change="rerun")``), so a rerun draws the charts of one strategy,
+not twelve.  A small group (``engine.charts.assignment.is_aggregated`` false) also gets a first tab with the
+four client assignors side by side; their titles are inside the figures, so the columns stay aligned.  A big
+group gets partitions per consumer and topic, the histogram of partitions per consumer, a drill-down to one
+topic or one consumer and a searchable table per consumer; the exact numbers are in that table and the
+downloads.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine import WHY, Assignor, callouts_for
+from engine.charts.assignment import GRID_PARTITION_LIMIT, is_aggregated, sorted_topics
+from ui.cached import bars_figure, grid_figure, member_table, metrics_of, scenario_of, topic_figure
+from ui.state import ScenarioRef, current_preset
+
+SIDE_BY_SIDE = "Side by side (client assignors)"
+
+
+def _key(assignor: Assignor) -> str:
+    return assignor.name if assignor.group_protocol == "classic" else f"server.{assignor.name}"
+
+
+def _problem(assignor: Assignor, outcome: list | str, step: int) -> bool:
+    """Show the assignor's refusal or non-convergence; True when there is nothing to draw."""
+    if isinstance(outcome, str):
+        st.error(f"{assignor.label}: {outcome}")
+        return True
+    if not outcome[step].converged:
+        st.error(f"{assignor.title} did not converge: the group kept rebalancing ({outcome[step].rounds} rounds).")
+    return False
+
+
+def _notes(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
+    idle = metrics_of(ref, assignor, step).idle_members
+    if idle:
+        st.caption(f"{len(idle)} idle consumer(s)")
+    if assignor.group_protocol == "classic":
+        with st.expander("Why it lands here"):
+            st.write(WHY[assignor.name])
+
+
+def _callouts(step: int, assignor: Assignor, named: bool = False) -> None:
+    """Where the seed article disagrees with Kafka, drawn right above the grid it explains (issue 11 item 7)."""
+    for c in callouts_for(current_preset(), assignor.name):
+        if c.step == step:
+            who = f"**{assignor.title}**: " if named else ""
+            st.warning(f"{who}The article ({c.article}) says: {c.says}\n\nKafka does: {c.kafka}\n\n{c.why}",
+                       icon=":material/menu_book:")
+
+
+def side_by_side(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
+    classic = [a for a in results if a.group_protocol == "classic"]  # the chosen client's strategies
+    for a in classic:  # above the row of grids, so the columns stay aligned
+        _callouts(step, a, named=True)
+    for col, a in zip(st.columns(len(classic)), classic, strict=True):
+        with col:
+            if not _problem(a, results[a], step):
+                st.plotly_chart(grid_figure(ref, a, step, a.title), key=f"assign.grid.{_key(a)}", width="stretch")
+                st.plotly_chart(bars_figure(ref, a, step), key=f"assign.bars.{_key(a)}", width="stretch")
+                _notes(ref, step, a)  # its metrics need an assignment (librdkafka may crash instead)
+
+
+def drill_down(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
+    state = scenario_of(ref).steps[step]
+    topics = sorted_topics(state.topics)
+    left, right = st.columns(2)
+    topic = left.selectbox("Drill into a topic", topics, index=None, key=f"assign.topic.{_key(assignor)}",
+                           placeholder="choose a topic")
+    member = right.selectbox("Drill into a consumer", state.member_ids, index=None,
+                             key=f"assign.member.{_key(assignor)}", placeholder="choose a consumer")
+    if topic is not None:
+        st.plotly_chart(topic_figure(ref, assignor, step, topic), key=f"assign.topic_fig.{_key(assignor)}",
+                        width="stretch")
+    table = member_table(ref, assignor, step)
+    if member is not None:
+        table = table[table["consumer"] == member]
+    st.dataframe(table, hide_index=True, width="stretch", key=f"assign.table.{_key(assignor)}")
+    st.caption("Search the table with its toolbar; every partition is in the CSV/JSON downloads below.")
+
+
+def strategy_view(ref: ScenarioRef, step: int, assignor: Assignor, outcome: list | str) -> None:
+    if _problem(assignor, outcome, step):
+        return
+    state = scenario_of(ref).steps[step]
+    if is_aggregated(state.topics, state.member_ids):
+        st.info(f"{state.total_partitions:,} partitions x {len(state.member_ids):,} consumers: a consumer x "
+                f"partition grid is unreadable above {GRID_PARTITION_LIMIT} partitions, so this view shows "
+                "partitions per consumer and topic. Drill into a topic or a consumer below.")
+    _callouts(step, assignor)
+    st.plotly_chart(grid_figure(ref, assignor, step, assignor.title), key=f"assign.grid.{_key(assignor)}",
+                    width="stretch")
+    st.plotly_chart(bars_figure(ref, assignor, step), key=f"assign.bars.{_key(assignor)}", width="stretch")
+    if is_aggregated(state.topics, state.member_ids):
+        drill_down(ref, step, assignor)
+    _notes(ref, step, assignor)
+
+
+def strategy_tabs(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
+    """One tab per assignor (plus side by side for small groups); only the open tab runs."""
+    state = scenario_of(ref).steps[step]
+    small = not is_aggregated(state.topics, state.member_ids)
+    labels = ([SIDE_BY_SIDE] if small else []) + [a.title for a in results]
+    tabs = st.tabs(labels, key="assign.view", on_change="rerun")
+    if small and tabs[0].open:
+        with tabs[0]:
+            side_by_side(ref, step, results)
+    for tab, (assignor, outcome) in zip(tabs[1:] if small else tabs, results.items(), strict=True):
+        if tab.open:
+            with tab:
+                strategy_view(ref, step, assignor, outcome)

@@ -1,0 +1,102 @@
+"""The client choice shared by Assignments, Rebalance and Keys: "Java client" or "librdkafka client".
+
+Most non-Java services (confluent-kafka for Python, Go, .NET, JavaScript) run librdkafka: its own
+range, roundrobin and cooperative-sticky in the group leader, and its own default partitioner
+(``consistent_random``).  The choice lives in ``st.session_state["client.selected"]`` (so it survives page
+switches) and in the share link as ``?client=librdkafka`` (absent for the default, Java), the way the
+language is kept (``ui.i18n.current_language``).  Each page has its own radio (``client.<page>``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.comparison import CLIENTS, Assignor, client_assignors, not_offered
+from engine.consumer.librdkafka.teaching import client_note
+from engine.producer.partitioners import PARTITIONERS
+from ui.cached import client_crash_of, outcomes_or_error
+from ui.state import ScenarioRef
+
+STATE_KEY = "client.selected"
+QUERY_KEY = "client"
+DEFAULT_CLIENT = "java"
+DEFAULT_PARTITIONER = {"java": "java", "librdkafka": "consistent_random"}
+
+
+def normalise(value: object) -> str:
+    """A known client from user input (the URL); anything else is the default."""
+    text = str(value or "").strip().lower()
+    return text if text in CLIENTS else DEFAULT_CLIENT
+
+
+def current_client() -> str:
+    """The session's client: the last radio choice, else ``?client=``, else Java; kept in the URL."""
+    if STATE_KEY not in st.session_state:
+        st.session_state[STATE_KEY] = normalise(st.query_params.get(QUERY_KEY))
+    client = normalise(st.session_state[STATE_KEY])
+    if client != DEFAULT_CLIENT and st.query_params.get(QUERY_KEY) != client:
+        st.query_params[QUERY_KEY] = client
+    elif client == DEFAULT_CLIENT and QUERY_KEY in st.query_params:
+        del st.query_params[QUERY_KEY]
+    return client
+
+
+def _remember(widget_key: str) -> None:
+    st.session_state[STATE_KEY] = normalise(st.session_state.get(widget_key))
+
+
+def client_choice(page: str) -> str:
+    """The radio on ``page`` (key ``client.<page>``); returns ``"java"`` or ``"librdkafka"``."""
+    widget_key = f"client.{page}"
+    st.session_state[widget_key] = current_client()
+    st.radio("Consumer client", list(CLIENTS), format_func=CLIENTS.get, horizontal=True, key=widget_key,
+             on_change=_remember, args=(widget_key,),
+             help="Whose assignors the group leader runs: Kafka's Java client, or librdkafka (confluent-kafka "
+                  "for Python, Go, .NET, JavaScript; rdkafka for C/C++), which has its own range, roundrobin "
+                  "and cooperative-sticky, and its own default partitioner (consistent_random).")
+    return current_client()
+
+
+def partitioner_note(client: str) -> None:
+    """Which partitioner a producer of this client uses by default (Keys)."""
+    st.caption(f"A producer of this client places keys with {PARTITIONERS[DEFAULT_PARTITIONER[client]]} by "
+               "default; its consumer group's assignment for this client is on Assignments and Rebalance.")
+
+
+def assignors_of(client: str) -> tuple[Assignor, ...]:
+    """The client strategies and KIP-848 assignors the pages compare for this client."""
+    return client_assignors(client)
+
+
+def offer_note(client: str) -> None:
+    """What this client does not offer, said as such (not as an error)."""
+    missing = not_offered(client)
+    if missing:
+        st.caption(f"librdkafka has no {', '.join(missing)} assignor (its sticky strategy is cooperative-sticky "
+                   "only), so it is not shown. The KIP-848 server assignors run in the broker: the same for "
+                   "every client.")
+
+
+def _other(client: str, assignor: Assignor) -> Assignor:
+    return Assignor("classic", assignor.name, "java" if client == "librdkafka" else "librdkafka")
+
+
+def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assignor, list | str]) -> None:
+    """Teaching points: where a consumer of the other client would get other partitions, and where the
+    real librdkafka client crashes."""
+    for assignor, outcome in results.items():
+        if assignor.group_protocol != "classic" or assignor.name in not_offered("librdkafka"):
+            continue
+        other = outcomes_or_error(ref, _other(client, assignor))
+        if isinstance(outcome, str) or isinstance(other, str):
+            librdkafka = assignor if client == "librdkafka" else _other(client, assignor)
+            crash = client_crash_of(ref, librdkafka)
+            if crash:
+                st.warning(f"{assignor.name}: a group of librdkafka consumers does not get here. {crash}")
+            elif isinstance(other, str):
+                st.caption(f"{assignor.name}: no comparison with the other client ({other})")
+            continue
+        note = client_note(assignor.name, client, outcome[step].assignment, other[step].assignment)
+        if note:
+            st.info(note)
+
