@@ -12,7 +12,7 @@ from ui.sidebar import render_sidebar
 from ui.state import init_state
 
 page_setup(
-    "Kafka Partition Lab",
+    _("Kafka Partition Lab"),
     ":material/science:",
     _("Apache Kafka's partitioning behaviour, computed exactly as real Kafka computes it and drawn so you can "
       "see it."),
@@ -26,7 +26,7 @@ st.markdown(_(
 ))
 
 st.subheader(_("Pages"))
-page_links()
+page_links(home=False)
 
 if not presenting():  # presenter mode shows the pages, not the builder
     st.header(_("Scenario builder"))

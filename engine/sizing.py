@@ -512,8 +512,8 @@ def measured_throughput(text: str, tool: Literal["producer", "consumer"]) -> Per
 
 
 def constraint_rows(result: SizingResult) -> list[dict[str, Any]]:
-    """The checks of a result as table rows: check, value, unit, limit, ok (✅/❌), note."""
+    """The checks of a result as table rows: check, value, unit, limit, verdict ("meets"/"misses"), note."""
     return [{"check": c.name, "value": format_number(c.value), "unit": c.unit,
-             "limit": "" if c.limit is None else format_number(c.limit), "ok": "✅" if c.ok else "❌",
+             "limit": "" if c.limit is None else format_number(c.limit), "verdict": "meets" if c.ok else "misses",
              "note": c.note}
             for c in result.constraints]

@@ -15,6 +15,7 @@ from engine.storage import partition_log as plog
 from engine.storage.capacity import capacity_rows, partition_capacity
 from engine.storage.log_config import DAY_MS, LogConfig
 from ui.cached import log_animation_figure, log_result
+from ui.i18n import _, tr
 from ui.layout import page_setup
 
 K = "log."
@@ -26,8 +27,8 @@ WORKLOAD = {"batches": (200, 1, PAGE_MAX_BATCHES), "records_per_batch": (10, 1, 
             "value_bytes": (100, 0, 100_000), "keys": (0, 0, 10_000), "tombstone_every": (0, 0, 10_000),
             "interval_ms": (60_000, 0, DAY_MS)}
 
-page_setup("Partition Log", "🗂️", "One partition on disk: segments named by base offset, sparse indexes, "
-           "lookups, retention and compaction, as Kafka's storage code does them.")
+page_setup(_("Partition Log"), "🗂️", _("One partition on disk: segments named by base offset, sparse indexes, "
+                                        "lookups, retention and compaction, as Kafka's storage code does them."))
 
 
 def seed_preset() -> None:
@@ -37,9 +38,9 @@ def seed_preset() -> None:
 
 
 def document() -> dict:
-    for name, (default, *_) in {**CONFIG, **WORKLOAD}.items():
+    for name, (default, *_rest) in {**CONFIG, **WORKLOAD}.items():
         st.session_state.setdefault(K + name, default)
-    st.button("Seed article 002: the second segment is 00000000000000000133.log", on_click=seed_preset,
+    st.button(_("Seed article 002: the second segment is 00000000000000000133.log"), on_click=seed_preset,
               key=K + "seed")
     cols = st.columns(4)
     config = {name: int(cols[i % 4].number_input(name, low, None, key=K + name))
@@ -48,22 +49,23 @@ def document() -> dict:
                                                  key=K + "policy")
     config["min.cleanable.dirty.ratio"] = cols[0].number_input("min.cleanable.dirty.ratio", 0.0, 1.0, 0.5,
                                                                key=K + "ratio")
-    st.caption(f"Kafka's defaults: segment.bytes 1 GiB, segment.ms 7 days, the rest as shown; here segments "
-               f"are small so they roll. At most {PAGE_MAX_BATCHES:,} batches here "
-               f"({plog.MAX_BATCHES:,} in the CLI).")
+    st.caption(_("Kafka's defaults: segment.bytes 1 GiB, segment.ms 7 days, the rest as shown; here segments "
+                 "are small so they roll. At most {page:,} batches here ({cli:,} in the CLI).").format(
+        page=PAGE_MAX_BATCHES, cli=plog.MAX_BATCHES))
     cols = st.columns(6)
-    workload = {name: int(cols[i].number_input(name.replace("_", " "), low, high, key=K + name))
+    workload = {name: int(cols[i].number_input(tr(name.replace("_", " ")), low, high, key=K + name))
                 for i, (name, (_, low, high)) in enumerate(WORKLOAD.items())}
-    workload["retention_checks"] = st.checkbox("Run retention every log.retention.check.interval.ms (5 min) "
-                                               "while appending", key=K + "checks")
+    workload["retention_checks"] = st.checkbox(_("Run retention every log.retention.check.interval.ms (5 min) "
+                                                 "while appending"), key=K + "checks")
     return {"config": config, "workload": workload}
 
 
 def segments_section(doc: dict) -> dict:
-    out, _ = log_result(json.dumps(doc, sort_keys=True))
+    out = log_result(json.dumps(doc, sort_keys=True))[0]
     gone = len(out["deleted_by_retention_checks"])
-    st.subheader(f"{len(out['segments'])} segment(s), offsets {out['log_start_offset']:,}.."
-                 f"{out['log_end_offset'] - 1:,}" + (f" ({gone} deleted while appending)" if gone else ""))
+    heading = _("{n} segment(s), offsets {first:,}..{last:,}").format(
+        n=len(out["segments"]), first=out["log_start_offset"], last=out["log_end_offset"] - 1)
+    st.subheader(heading + (_(" ({gone} deleted while appending)").format(gone=gone) if gone else ""))
     st.plotly_chart(log_animation_figure(json.dumps(doc, sort_keys=True)), key=K + "animation")
     table = pd.DataFrame(out["segments"]).drop(columns=["offset_index", "time_index", "files"])
     st.dataframe(table, hide_index=True, key=K + "segments")
@@ -71,66 +73,69 @@ def segments_section(doc: dict) -> dict:
 
 
 def lookup_section(doc: dict, out: dict) -> None:
-    st.subheader("Find an offset, find a timestamp")
+    st.subheader(_("Find an offset, find a timestamp"))
     c1, c2 = st.columns(2)
-    offset = c1.number_input("offset", 0, None, min(23, max(out["log_end_offset"] - 1, 0)), key=K + "offset")
-    stamp = c2.number_input("timestamp (ms)", 0, None, 5 * 60_000, key=K + "timestamp")
+    offset = c1.number_input(_("offset"), 0, None, min(23, max(out["log_end_offset"] - 1, 0)), key=K + "offset")
+    stamp = c2.number_input(_("timestamp (ms)"), 0, None, 5 * 60_000, key=K + "timestamp")
     lookups = {"offsets": [int(offset)], "timestamps": [int(stamp)]}
-    found, _ = log_result(json.dumps({**doc, "lookups": lookups}, sort_keys=True))
+    found = log_result(json.dumps({**doc, "lookups": lookups}, sort_keys=True))[0]
     by_offset, by_time = found["lookups"]
-    st.markdown(plog.lookup_story(by_offset))
+    st.markdown(tr(plog.lookup_story(by_offset)))
     if by_offset.get("segment"):
-        st.plotly_chart(segment_map(found["segments"], by_offset), key=K + "map")
+        lanes = ["scan", "offset index", "segments"]  # the y categories, as tick texts the chart hook translates
+        st.plotly_chart(segment_map(found["segments"], by_offset).update_yaxes(tickvals=lanes, ticktext=lanes),
+                        key=K + "map")
         left, right = st.columns(2)
         left.dataframe(pd.DataFrame(by_offset["probes"]), hide_index=True, key=K + "probes")
         right.dataframe(pd.DataFrame(by_offset["scan"]), hide_index=True, key=K + "scan")
-    st.markdown(plog.timestamp_story(by_time))
+    st.markdown(tr(plog.timestamp_story(by_time)))
 
 
 def maintenance_section(doc: dict, out: dict) -> None:
-    st.subheader("Retention and compaction")
+    st.subheader(_("Retention and compaction"))
     last = max((s["largest_timestamp"] for s in out["segments"]), default=0)
     c1, c2, c3 = st.columns(3)
     default_at = last + max(doc["config"]["retention.ms"], 0)
-    at = int(c1.number_input("run at (ms)", 0, None, default_at, key=K + "at",
-                             help="Default: the newest timestamp + retention.ms"))
-    start = int(c2.number_input("DeleteRecords before offset (0 = none)", 0, None, 0,
+    at = int(c1.number_input(_("run at (ms)"), 0, None, default_at, key=K + "at",
+                             help=_("Default: the newest timestamp + retention.ms")))
+    start = int(c2.number_input(_("DeleteRecords before offset (0 = none)"), 0, None, 0,
                                 key=K + "delete_before"))
     actions = ([{"delete_records_before": start}] if start else []) + [{"retention_at_ms": at}]
-    done, _ = log_result(json.dumps({**doc, "actions": actions}, sort_keys=True))
+    done = log_result(json.dumps({**doc, "actions": actions}, sort_keys=True))[0]
     deleted = done["actions"][-1]["deleted"]
-    st.markdown(f"**Retention at {at:,} ms** deletes {len(deleted)} segment(s); log start offset -> "
-                f"{done['log_start_offset']:,}; {len(done['segments'])} segment(s) left.")
+    st.markdown(_("**Retention at {at:,} ms** deletes {deleted} segment(s); log start offset -> {start:,}; "
+                  "{left} segment(s) left.").format(at=at, deleted=len(deleted), start=done["log_start_offset"],
+                                                     left=len(done["segments"])))
     st.dataframe(pd.DataFrame(deleted), hide_index=True, key=K + "deleted")
     cleaned, compactions = log_result(json.dumps({**doc, "actions": [{"clean_at_ms": at}]}, sort_keys=True))
     result = cleaned["actions"][0]
-    c3.metric("dirty ratio", f"{result.get('dirty_ratio', 0):.2f}",
-              help="cleanable / (clean + cleanable) bytes")
-    st.markdown(f"**Compaction at {at:,} ms**: {result['reason']}.")
+    c3.metric(_("dirty ratio"), f"{result.get('dirty_ratio', 0):.2f}",
+              help=_("cleanable / (clean + cleanable) bytes"))
+    st.markdown(_("**Compaction at {at:,} ms**: {reason}.").format(at=at, reason=tr(result["reason"])))
     if result["ran"] and compactions:
         st.plotly_chart(compaction_scatter(compactions[0]["before"], compactions[0]["kept"]),
                         key=K + "compaction")
-        st.caption(f"{result['records_removed']:,} records removed ({result['tombstones_removed']} "
-                   f"tombstones); "
-                   f"{result['bytes_before']:,} -> {result['bytes_after']:,} bytes.")
+        st.caption(_("{removed:,} records removed ({tombstones} tombstones); {before:,} -> {after:,} bytes.").format(
+            removed=result["records_removed"], tombstones=result["tombstones_removed"],
+            before=result["bytes_before"], after=result["bytes_after"]))
 
 
 def capacity_section() -> None:
-    st.subheader("Sizing: a day of data on a broker (Kafka's default log settings, not the ones above)")
+    st.subheader(_("Sizing: a day of data on a broker (Kafka's default log settings, not the ones above)"))
     c = st.columns(6)
-    mib_s = c[0].number_input("topic MiB/s (as on Sizing)", 0.001, 1e6, 200.0, key=K + "mib_s")
-    parts = c[1].number_input("partitions of the topic", 1, 100_000, 24, key=K + "topic_partitions")
-    per_broker = c[2].number_input("partition replicas per broker", 1, 1_000_000, 24, key=K + "per_broker")
-    batch = c[3].number_input("batch bytes", 100, 10_000_000, 16_384, key=K + "batch")
-    days = c[4].number_input("retention (days, -1 = none)", -1.0, 3650.0, 7.0, key=K + "days")
+    mib_s = c[0].number_input(_("topic MiB/s (as on Sizing)"), 0.001, 1e6, 200.0, key=K + "mib_s")
+    parts = c[1].number_input(_("partitions of the topic"), 1, 100_000, 24, key=K + "topic_partitions")
+    per_broker = c[2].number_input(_("partition replicas per broker"), 1, 1_000_000, 24, key=K + "per_broker")
+    batch = c[3].number_input(_("batch bytes"), 100, 10_000_000, 16_384, key=K + "batch")
+    days = c[4].number_input(_("retention (days, -1 = none)"), -1.0, 3650.0, 7.0, key=K + "days")
     gib = c[5].number_input("segment.bytes (GiB)", 0.001, 1.999, 1.0, key=K + "gib")
     config = LogConfig.from_dict({"retention.ms": int(days * DAY_MS) if days >= 0 else -1,
                                   "segment.bytes": int(gib * 2**30)})
     cap = partition_capacity(int(mib_s * 2**20 * 86_400 / parts), int(per_broker), config, int(batch))
     st.dataframe(pd.DataFrame(capacity_rows(cap)), hide_index=True, key=K + "capacity")
-    st.caption("Descriptors: one per segment (its .log FileChannel). Memory maps: .index and .timeindex of "
-               "each segment. Index bytes: mapped size; the active segment's indexes are pre-allocated "
-               "sparse files.")
+    st.caption(_("Descriptors: one per segment (its .log FileChannel). Memory maps: .index and .timeindex of "
+                 "each segment. Index bytes: mapped size; the active segment's indexes are pre-allocated "
+                 "sparse files."))
 
 
 try:
@@ -140,7 +145,7 @@ try:
     maintenance_section(doc, out)
     capacity_section()
 except EngineError as exc:
-    st.error(str(exc))
-st.subheader("Where the seed articles are right, and where Kafka differs")
+    st.error(tr(str(exc)))
+st.subheader(_("Where the seed articles are right, and where Kafka differs"))
 st.dataframe(pd.DataFrame(plog.ARTICLE_CORRECTIONS, columns=["article", "the article says", "Kafka's code"]),
              hide_index=True, key=K + "articles")

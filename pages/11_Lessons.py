@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.lessons import LessonStep, course
-from ui.i18n import _
+from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.lessons import (
     VERDICTS,
@@ -61,7 +61,7 @@ def reveal_section(step: LessonStep) -> None:
     st.markdown(_("Kafka computes it in: `{kafka}`").format(kafka=step.kafka))
     if step.article:
         st.warning(_("Seed article {article} is wrong here. It says: {says}. Kafka gives: {kafka}.").format(
-            article=step.article.article, says=step.article.says, kafka=step.article.kafka))
+            article=step.article.article, says=tr(step.article.says), kafka=tr(step.article.kafka)))
     if step.link:
         st.link_button(_("Open this scenario on the full page"), page_url(step.link), icon=":material/open_in_new:")
 

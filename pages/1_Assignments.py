@@ -17,16 +17,18 @@ from engine import (
     strategies,
     strategy_of,
 )
-from ui.assignment_view import strategy_tabs
+from ui.assignment_view import step_label, strategy_tabs
 from ui.cached import metrics_of, outcomes_or_error
 from ui.client_choice import assignors_of, client_choice, client_notes, offer_note
+from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.presenter import assignment_handout_button
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario
 
-page_setup("Assignments", "🧮", "Range, round-robin, sticky and cooperative-sticky on the same group, side "
-           "by side, and the new consumer protocol's server-side uniform and range assignors.")
+page_setup(_("Assignments"), "🧮", _("Range, round-robin, sticky and cooperative-sticky on the same group, side "
+                                     "by side, and the new consumer protocol's server-side uniform and range "
+                                     "assignors."))
 render_sidebar()
 
 
@@ -34,35 +36,36 @@ def choose_step() -> int:
     scenario = current_scenario()
     if len(scenario.steps) == 1:
         return 0
-    labels = step_labels(scenario)
-    return st.selectbox("Rebalance step", range(len(scenario.steps)), key="assign.step",
-                        format_func=lambda i: f"step {i}: {labels[i]}",
-                        help="Step 0 is the first rebalance; later steps follow the scenario's changes.")
+    labels = [_("step {n}: {label}").format(n=i, label=step_label(label))  # translated now, looked up later
+              for i, label in enumerate(step_labels(scenario))]
+    return st.selectbox(_("Rebalance step"), range(len(scenario.steps)), key="assign.step",
+                        format_func=labels.__getitem__,
+                        help=_("Step 0 is the first rebalance; later steps follow the scenario's changes."))
 
 
 def metrics_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
     rows = [balance_row(a, metrics_of(ref, a, step), r[step])
             for a, r in results.items() if not isinstance(r, str)]
-    st.subheader("Balance metrics")
+    st.subheader(_("Balance metrics"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if any(metrics_of(ref, a, step).cross_rack_share is not None for a in results if a.group_protocol == "classic"
            if not isinstance(results[a], str)):
-        st.caption("Cross-rack share: partitions read by a consumer whose client.rack holds none of the "
-                   "partition's replicas.")
+        st.caption(_("Cross-rack share: partitions read by a consumer whose client.rack holds none of the "
+                     "partition's replicas."))
 
 
 def columns_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
-    st.subheader("Each strategy's assignment (the last two tabs: group.protocol=consumer, KIP-848)")
+    st.subheader(_("Each strategy's assignment (the last two tabs: group.protocol=consumer, KIP-848)"))
     mapping = ", ".join(f"{s.name} → {s.server_assignor}" for s in strategies())
-    st.caption("The last two tabs are the new consumer protocol (KIP-848, group.protocol=consumer): the group "
-               "coordinator computes the assignment with group.remote.assignor (broker default: uniform). These "
-               "assignors ignore client.rack and the client's partition.assignment.strategy. "
-               f"Client strategy → server assignor when migrating: {mapping}.")
+    st.caption(_("The last two tabs are the new consumer protocol (KIP-848, group.protocol=consumer): the group "
+                 "coordinator computes the assignment with group.remote.assignor (broker default: uniform). These "
+                 "assignors ignore client.rack and the client's partition.assignment.strategy. "
+                 "Client strategy → server assignor when migrating: {mapping}.").format(mapping=mapping))
     strategy_tabs(ref, step, results)
 
 
 def downloads_section(step: int, results: dict[Assignor, list | str]) -> None:
-    st.subheader("Downloads")
+    st.subheader(_("Downloads"))
     done = {a: r[step].assignment for a, r in results.items() if not isinstance(r, str)}
 
     def as_csv() -> str:  # built on click (a 100,000-partition group: 600,000 rows), not on every rerun
@@ -75,25 +78,26 @@ def downloads_section(step: int, results: dict[Assignor, list | str]) -> None:
         return json.dumps({a.label: assignment_to_json(x) for a, x in done.items()}, ensure_ascii=False, indent=2)
 
     c1, c2 = st.columns(2)
-    c1.download_button("Assignments (CSV)", as_csv, "assignments.csv", "text/csv", key="assign.download_csv")
-    c2.download_button("Assignments (JSON)", as_json, "assignments.json", "application/json",
+    c1.download_button(_("Assignments (CSV)"), as_csv, "assignments.csv", "text/csv", key="assign.download_csv")
+    c2.download_button(_("Assignments (JSON)"), as_json, "assignments.json", "application/json",
                        key="assign.download_json")
     assignment_handout_button(current_ref(), step, results)
 
 
 def config_section() -> None:
     names = [s.name for s in strategies()]
-    chosen = strategy_of(st.selectbox("Consumer config for", names, key="assign.config_strategy",
-                                      format_func=lambda s: strategy_of(s).label))
+    labels = {name: tr(strategy_of(name).label) for name in names}  # translated now, looked up later
+    chosen = strategy_of(st.selectbox(_("Consumer config for"), names, key="assign.config_strategy",
+                                      format_func=labels.__getitem__))
     st.code(chosen.config_line(), language="properties")
-    st.download_button("consumer.properties line", chosen.config_line() + "\n", "consumer.properties",
+    st.download_button(_("consumer.properties line"), chosen.config_line() + "\n", "consumer.properties",
                        "text/plain", key="assign.download_config")
-    st.caption(f"Assignor class: {chosen.kafka_class}")
+    st.caption(_("Assignor class: {name}").format(name=chosen.kafka_class))
 
 
 ref, step = current_ref(), choose_step()
 client = client_choice("assign")
-with st.spinner("Computing the client and server-side (KIP-848) assignments..."):
+with st.spinner(_("Computing the client and server-side (KIP-848) assignments...")):
     results = {a: outcomes_or_error(ref, a) for a in assignors_of(client)}
 offer_note(client)
 client_notes(ref, step, client, results)

@@ -18,6 +18,7 @@ from engine import (
 from engine.charts.rebalance import SPEEDS
 from ui.cached import animations_figure, outcomes_or_error, pause_figure, pause_of
 from ui.client_choice import assignors_of, client_choice, offer_note
+from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.numbers import whole_number_input
 from ui.presenter import step_buttons
@@ -27,23 +28,25 @@ from ui.timeline import event_form, event_timeline, step_choice, timeline_key
 
 ANIMATE_ALL_LIMIT = 1_000
 
-page_setup("Rebalance", "🔄", "What moves when the group changes: eager protocols stop the world, "
-           "cooperative moves only what must move.")
+page_setup(_("Rebalance"), "🔄", _("What moves when the group changes: eager protocols stop the world, "
+                                   "cooperative moves only what must move."))
 render_sidebar()
 
 
 def choose_timeline() -> Timeline:
     scenario = current_scenario()
     sources = ["events", "scenario steps"] if len(scenario.steps) > 1 else ["events"]
-    source = st.radio("Rebalances to show", sources, index=len(sources) - 1, horizontal=True,
-                      key="rebalance.source", help="The scenario's own steps (from a preset or a saved "
-                                                   "file), or a timeline of events you build here.")
+    names = {"events": _("events"), "scenario steps": _("scenario steps")}  # the values stay English
+    source = st.radio(_("Rebalances to show"), sources, index=len(sources) - 1, horizontal=True,
+                      key="rebalance.source", format_func=lambda s: names.get(s, s),
+                      help=_("The scenario's own steps (from a preset or a saved file), or a timeline of events "
+                             "you build here."))
     if source == "scenario steps":
         return Timeline(scenario, step_labels(scenario), (), tuple(() for _ in scenario.steps))
     timeline, built = event_timeline(scenario)
     event_form(built)
     for note in timeline.notes:
-        st.info(note)
+        st.info(tr(note))
     return timeline
 
 
@@ -54,19 +57,19 @@ def ms(column, label: str, default: int, step_ms: int, key: str, **kw) -> int:
 
 def timings_section(timeline: Timeline, step: int) -> tuple[ProtocolTimings, tuple[str, ...]]:
     steps = timeline.scenario.steps
-    with st.expander("Protocol timings (for the pause model)", expanded=False):
+    with st.expander(_("Protocol timings (for the pause model)"), expanded=False):
         t1, t2, t3, t4 = st.columns(4)
         session = ms(t1, "session.timeout.ms", 45_000, 1_000, "session_timeout_ms")
-        rejoin = ms(t2, "time to rejoin (ms)", 3_000, 100, "rejoin_ms")
-        sync = ms(t3, "SyncGroup (ms)", 500, 100, "sync_ms")
-        batch = ms(t4, "finish in-flight batch (ms)", 1_000, 100, "processing_ms")
+        rejoin = ms(t2, _("time to rejoin (ms)"), 3_000, 100, "rejoin_ms")
+        sync = ms(t3, _("SyncGroup (ms)"), 500, 100, "sync_ms")
+        batch = ms(t4, _("finish in-flight batch (ms)"), 1_000, 100, "processing_ms")
         heartbeat = ms(t1, "heartbeat.interval.ms (KIP-848)", 5_000, 500, "heartbeat_interval_ms",
-                       help="New consumer protocol only: the broker's group.consumer.heartbeat.interval.ms "
-                            "(default 5000). A member learns a change on its next heartbeat: half an "
-                            "interval expected (the table's partition-seconds), a full one at most (the bound). "
-                            f"0..{MAX_TIMING_MS:,} ms.")
+                       help=_("New consumer protocol only: the broker's group.consumer.heartbeat.interval.ms "
+                              "(default 5000). A member learns a change on its next heartbeat: half an "
+                              "interval expected (the table's partition-seconds), a full one at most (the "
+                              "bound). 0..{max} ms.").format(max=f"{MAX_TIMING_MS:,}"))
         gone = [m for m in steps[step - 1].member_ids if m not in steps[step].member_ids]
-        crashed = st.multiselect("members that crashed (no LeaveGroup: detected after session.timeout.ms)",
+        crashed = st.multiselect(_("members that crashed (no LeaveGroup: detected after session.timeout.ms)"),
                                  gone, default=[m for m in timeline.crashed[step] if m in gone],
                                  key=f"rebalance.crashed.{step}.{zlib.crc32(timeline.labels[step].encode()):08x}")
     return ProtocolTimings(session, rejoin, sync, batch, heartbeat), tuple(crashed)
@@ -78,48 +81,51 @@ def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crash
     for a in assignors_of(client):
         result = outcomes_or_error(ref, a)
         if isinstance(result, str):
-            st.error(f"{a.label}: {result}")
+            st.error(f"{tr(a.label)}: {tr(result)}")
             continue
         if not result[step].converged:
-            st.error(f"{a.title}: the group did not converge in this step "
-                     f"(stopped after {result[step].rounds} rounds).")
+            st.error(_("{assignor}: the group did not converge in this step (stopped after {rounds} rounds).")
+                     .format(assignor=tr(a.title), rounds=result[step].rounds))
         rows.append(rebalance_row(a, result[step], pause_of(ref, a, step, timings, crashed)))
     numbers = pd.DataFrame(rows)
     numbers["rounds"] = numbers["rounds"].astype("Int64")  # KIP-848 has no rounds: shown empty
-    st.subheader("What the engine counts")
+    st.subheader(_("What the engine counts"))
     st.dataframe(numbers, hide_index=True, width="stretch")
-    st.caption(CAPTIONS["rebalance.revoked"])
+    st.caption(tr(CAPTIONS["rebalance.revoked"]))
 
 
 def animations_section(ref: ScenarioRef, timeline: Timeline, step: int, client: str) -> None:
     chosen = {a.name: a for a in assignors_of(client) if a.group_protocol == "classic"}
-    st.subheader("Partitions on the move")
-    st.caption(CAPTIONS["rebalance.animation"])
+    st.subheader(_("Partitions on the move"))
+    st.caption(tr(CAPTIONS["rebalance.animation"]))
     big = max(s.total_partitions for s in timeline.scenario.steps[step - 1:step + 1]) > ANIMATE_ALL_LIMIT
     default = [n for n in ("sticky", "cooperative-sticky") if n in chosen] if big else list(chosen)
+    titles = {name: tr(a.title) for name, a in chosen.items()}  # made now: AppTest formats outside the run
     left, right = st.columns([3, 1])
-    shown = left.multiselect("Animate", list(chosen), default=default, format_func=lambda s: chosen[s].title,
+    shown = left.multiselect(_("Animate"), list(chosen), default=default, format_func=titles.__getitem__,
                              key="rebalance.animate" + ("" if client == "java" else f".{client}"),
-                             help=f"Above {ANIMATE_ALL_LIMIT:,} partitions only the sticky pair is animated by "
-                                  "default.")
-    speed = right.segmented_control("Speed", list(SPEEDS), default="normal", key="rebalance.speed") or "normal"
+                             help=_("Above {limit} partitions only the sticky pair is animated by default.")
+                             .format(limit=f"{ANIMATE_ALL_LIMIT:,}"))
+    speeds = {"slow": _("slow"), "normal": _("normal"), "fast": _("fast")}  # the values stay English
+    speed = right.segmented_control(_("Speed"), list(SPEEDS), default="normal", key="rebalance.speed",
+                                    format_func=lambda s: speeds.get(s, s)) or "normal"
     drawable = tuple(chosen[n] for n in shown if not isinstance(outcomes_or_error(ref, chosen[n]), str))
     if len(drawable) < len(shown):
-        st.warning("Some strategies have nothing to animate: see the message above.")
+        st.warning(_("Some strategies have nothing to animate: see the message above."))
     if drawable:  # one figure: one Play moves every strategy together
         st.plotly_chart(animations_figure(ref, drawable, step, SPEEDS[speed]), key="rebalance.anim", width="stretch")
 
 
 def pause_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crashed: tuple[str, ...]) -> None:
-    st.subheader("Eager vs cooperative vs KIP-848: who stops, and for how long")
+    st.subheader(_("Eager vs cooperative vs KIP-848: who stops, and for how long"))
     st.plotly_chart(pause_figure(ref, step, timings, crashed), key="rebalance.pause", width="stretch")
-    st.caption(CAPTIONS["rebalance.pause"])
+    st.caption(tr(CAPTIONS["rebalance.pause"]))
 
 
 timeline = choose_timeline()
 if len(timeline.scenario.steps) < 2:
-    st.info("This timeline has no rebalance to show (for example a static member restarting within "
-            "session.timeout.ms).")
+    st.info(_("This timeline has no rebalance to show (for example a static member restarting within "
+              "session.timeout.ms)."))
     st.stop()
 step_key = timeline_key("rebalance.step", timeline)
 share_widget("rebalance.step", step_key, int)  # a shared link's step seeds the selector...

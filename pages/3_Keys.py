@@ -22,107 +22,112 @@ from engine import (
 from engine.charts import partition_histogram, producer_timeline, remap_chart
 from ui.cached import null_key_runs, placements, remap_curve_of
 from ui.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_note
+from ui.i18n import _, tr
 from ui.key_sample import key_source
 from ui.layout import page_setup
 
 MAX_PAGE_PARTITIONS = 10_000
 MAX_REMAP_POINTS = 200
 
-page_setup("Keys", "🔑", "Key -> partition exactly as the Java producer (murmur2) and librdkafka compute it; "
-           "remapping when the partition count changes; null-key partitioners; group coordinators.")
-st.info(
+page_setup(_("Keys"), "🔑", _("Key -> partition exactly as the Java producer (murmur2) and librdkafka "
+                                      "compute it; remapping when the partition count changes; null-key "
+                                      "partitioners; group coordinators."))
+st.info(_(
     "Seed article 000 says a key goes to `Utils.abs(key.hashCode) % numPartitions`. That was the old Scala "
     "producer (Kafka 0.8). The Java producer (0.8.2+) uses `Utils.toPositive(Utils.murmur2(keyBytes)) % n` "
     "on the serialized key bytes — `toPositive` is `& 0x7fffffff`, not `abs`. `Utils.abs(String.hashCode())` "
-    "survives in one place: choosing a group's `__consumer_offsets` partition (last tab).", icon="ℹ️")
+    "survives in one place: choosing a group's `__consumer_offsets` partition (last tab)."), icon=":material/info:")
 
 
 def histogram_section(keys: pa.Array, sample_id: str, partitions: int, client: str) -> None:
     default = list(dict.fromkeys([DEFAULT_PARTITIONER[client], "java", "consistent_random"]))  # client's first
-    chosen = st.multiselect("Partitioners", list(PARTITIONERS), default=default, format_func=PARTITIONERS.get,
+    labels = {name: tr(label) for name, label in PARTITIONERS.items()}  # translated now, looked up later
+    chosen = st.multiselect(_("Partitioners"), list(PARTITIONERS), default=default, format_func=labels.__getitem__,
                             key="keys.partitioners" + ("" if client == "java" else f".{client}"))
     if not chosen:
-        st.error("Partitioners: choose at least one.")
+        st.error(_("Partitioners: choose at least one."))
         return
     placed = {name: placements(keys, sample_id, partitions, name) for name in chosen}
     counts = {name: keysample.partition_histogram(p, partitions) for name, p in placed.items()}
     st.plotly_chart(partition_histogram(counts), key="keys.histogram_chart")
     st.dataframe(pd.DataFrame(skew_rows(placed, counts)), hide_index=True, key="keys.skew_table")
-    st.caption("Records the hash does not place (null keys; empty keys under consistent_random) go to the "
-               "sticky partitioner (see *Null keys over time*) and are left out of the histogram.")
-    st.markdown("**Hottest keys**")
+    st.caption(_("Records the hash does not place (null keys; empty keys under consistent_random) go to the "
+                 "sticky partitioner (see *Null keys over time*) and are left out of the histogram."))
+    st.markdown(_("**Hottest keys**"))
     st.dataframe(pd.DataFrame(hottest_rows(keys, partitions)), hide_index=True, key="keys.hot_table")
     table = pd.DataFrame({"partition": range(partitions), **counts})
-    st.download_button("Download per-partition counts (CSV)", table.to_csv(index=False),
+    st.download_button(_("Download per-partition counts (CSV)"), table.to_csv(index=False),
                        "partition_counts.csv", "text/csv", key="keys.download_counts")
 
 
 def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
     c1, c2 = st.columns(2)
-    target = int(c1.number_input("New partition count M", 1, MAX_PAGE_PARTITIONS,
+    target = int(c1.number_input(_("New partition count M"), 1, MAX_PAGE_PARTITIONS,
                                  partitions * 2 if partitions < 5000 else partitions, key="keys.remap_to",
-                                 help=f"1 to {MAX_PAGE_PARTITIONS:,}"))
+                                 help=_("1 to {high}").format(high=f"{MAX_PAGE_PARTITIONS:,}")))
     top = min(MAX_PAGE_PARTITIONS, max(2 * partitions, target, 12))
     counts = tuple(sorted(set(range(1, top + 1, max(1, top // MAX_REMAP_POINTS))) | {target, partitions}))
     share = remap_share(keys, partitions, target)
-    c1.metric(f"Keys that move {partitions} -> {target}", f"{100 * share:.1f}%",
-              help="Those keys' new records go to a different partition than their old ones: per-key order "
-                   "is broken across the change until the old records are consumed.")
-    c2.metric("Java vs librdkafka default: different partition",
+    c1.metric(_("Keys that move {old} -> {new}").format(old=partitions, new=target), f"{100 * share:.1f}%",
+              help=_("Those keys' new records go to a different partition than their old ones: per-key order "
+                     "is broken across the change until the old records are consumed."))
+    c2.metric(_("Java vs librdkafka default: different partition"),
               f"{100 * client_disagreement(keys, partitions, 'java', 'consistent_random'):.1f}%",
-              help="Share of keyed records a Java producer and a librdkafka producer with the default "
-                   "partitioner (consistent_random, CRC32) send to different partitions. Set "
-                   "partitioner=murmur2_random in librdkafka to agree with Java.")
+              help=_("Share of keyed records a Java producer and a librdkafka producer with the default "
+                     "partitioner (consistent_random, CRC32) send to different partitions. Set "
+                     "partitioner=murmur2_random in librdkafka to agree with Java."))
     st.plotly_chart(remap_chart(remap_curve_of(keys, sample_id, partitions, counts), partitions, target),
                     key="keys.remap_chart")
-    st.caption("Going from N to a multiple k·N keeps 1/k of the keys in place (p mod N is preserved); "
-               "any other change moves about 1 - 1/M of them.")
+    st.caption(_("Going from N to a multiple k·N keeps 1/k of the keys in place (p mod N is preserved); "
+                 "any other change moves about 1 - 1/M of them."))
 
 
 def null_key_section() -> None:
-    st.markdown("Records **without a key**, for three generations of the Java producer. Broker 0 is made "
-                "slow; watch KIP-480's sticky partitioner pile records onto it and KIP-794 undo that.")
+    st.markdown(_("Records **without a key**, for three generations of the Java producer. Broker 0 is made "
+                  "slow; watch KIP-480's sticky partitioner pile records onto it and KIP-794 undo that."))
     c = st.columns(4) + st.columns(4)
-    partitions = c[0].number_input("Partitions", 1, null_keys.MAX_PARTITIONS, 6, key="keys.sim_partitions")
-    brokers = c[1].number_input("Brokers", 1, null_keys.MAX_BROKERS, 3, key="keys.sim_brokers")
-    batch = c[2].number_input("batch.size (bytes)", 1, 16 * 2**20, 16_384, step=1024, key="keys.sim_batch")
+    partitions = c[0].number_input(_("Partitions"), 1, null_keys.MAX_PARTITIONS, 6, key="keys.sim_partitions")
+    brokers = c[1].number_input(_("Brokers"), 1, null_keys.MAX_BROKERS, 3, key="keys.sim_brokers")
+    batch = c[2].number_input(_("batch.size (bytes)"), 1, 16 * 2**20, 16_384, step=1024, key="keys.sim_batch")
     linger = c[3].number_input("linger.ms", 0, 10_000, 0, key="keys.sim_linger",
-                               help="0 was the default before Kafka 4.0; 5 since (KIP-1030)")
-    size = c[4].number_input("Record size (bytes)", 1, 16 * 2**20, 1000, step=100, key="keys.sim_record")
-    rate = c[5].number_input("Records / s", 1, 1_000_000, 3000, step=500, key="keys.sim_rate")
-    slow = c[6].number_input("Slow broker latency (ms)", 0, 60_000, 100, key="keys.sim_slow")
-    fast = c[7].number_input("Other brokers latency (ms)", 0, 60_000, 2, key="keys.sim_fast")
-    duration = st.slider("Simulated time (ms)", 500, null_keys.MAX_DURATION_MS, 4000, 500,
+                               help=_("0 was the default before Kafka 4.0; 5 since (KIP-1030)"))
+    size = c[4].number_input(_("Record size (bytes)"), 1, 16 * 2**20, 1000, step=100, key="keys.sim_record")
+    rate = c[5].number_input(_("Records / s"), 1, 1_000_000, 3000, step=500, key="keys.sim_rate")
+    slow = c[6].number_input(_("Slow broker latency (ms)"), 0, 60_000, 100, key="keys.sim_slow")
+    fast = c[7].number_input(_("Other brokers latency (ms)"), 0, 60_000, 2, key="keys.sim_fast")
+    duration = st.slider(_("Simulated time (ms)"), 500, null_keys.MAX_DURATION_MS, 4000, 500,
                          key="keys.sim_duration",
-                         help=f"At most {null_keys.MAX_RECORDS:,} records and partitions x ms <= "
-                              f"{null_keys.MAX_WORK:,}")
+                         help=_("At most {records} records and partitions x ms <= {work}").format(
+                             records=f"{null_keys.MAX_RECORDS:,}", work=f"{null_keys.MAX_WORK:,}"))
     latencies = tuple([float(slow)] + [float(fast)] * (int(brokers) - 1))
     config = null_keys.ProducerConfig(int(partitions), int(brokers), int(batch), int(linger), int(size),
                                       int(rate), int(duration), latencies, bucket_ms=max(1, duration // 40))
     try:
         runs = null_key_runs(config.validate())
     except EngineError as exc:
-        st.error(str(exc))
+        st.error(tr(str(exc)))
         return
     st.plotly_chart(producer_timeline(runs, latencies), key="keys.sim_chart")
-    st.dataframe(pd.DataFrame(null_key_rows(runs)), hide_index=True, key="keys.sim_table")
-    st.caption("Model: 1 ms steps; a batch is sent when full, older than linger.ms or followed by another "
-               "batch, if its leader has fewer than max.in.flight (5) requests outstanding. Sticky "
-               "partition choices are random (seeded).")
+    rows = [{**row, "strategy": tr(row["strategy"])} for row in null_key_rows(runs)]  # the label, not an id
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="keys.sim_table")
+    st.caption(_("Model: 1 ms steps; a batch is sent when full, older than linger.ms or followed by another "
+                 "batch, if its leader has fewer than max.in.flight (5) requests outstanding. Sticky "
+                 "partition choices are random (seeded)."))
 
 
 def coordinator_section() -> None:
-    st.markdown("A consumer group's coordinator is the leader of partition "
-                "`Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions` of `__consumer_offsets` "
-                "(Java `String.hashCode` over UTF-16; `Utils.abs(Integer.MIN_VALUE)` is 0).")
+    st.markdown(_("A consumer group's coordinator is the leader of partition "
+                  "`Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions` of `__consumer_offsets` "
+                  "(Java `String.hashCode` over UTF-16; `Utils.abs(Integer.MIN_VALUE)` is 0)."))
     c1, c2 = st.columns([3, 1])
-    text = c1.text_area("Group ids, one per line", "my-group\nconsole-consumer-12345\npolygenelubricants",
-                        key="keys.group_ids", max_chars=2_000_000, help="At most 100,000 ids, 2,000,000 characters")
+    text = c1.text_area(_("Group ids, one per line"), "my-group\nconsole-consumer-12345\npolygenelubricants",
+                        key="keys.group_ids", max_chars=2_000_000,
+                        help=_("At most 100,000 ids, 2,000,000 characters"))
     n = c2.number_input("offsets.topic.num.partitions", 1, 10_000, 50, key="keys.offsets_partitions")
     try:
         found = find_coordinators([line.rstrip("\r") for line in text.split("\n") if line.strip()], int(n))
     except EngineError as exc:
-        st.error(str(exc))
+        st.error(tr(str(exc)))
         return
     st.dataframe(pd.DataFrame([{"group_id": c.group_id, "String.hashCode()": c.java_hashcode,
                                 "__consumer_offsets partition": c.partition} for c in found]),
@@ -130,14 +135,15 @@ def coordinator_section() -> None:
 
 
 keys, sample_id = key_source()
-partitions = int(st.number_input("Partitions", 1, MAX_PAGE_PARTITIONS, 12, key="keys.partitions",
-                                 help=f"1 to {MAX_PAGE_PARTITIONS:,} on this page"))
+partitions = int(st.number_input(_("Partitions"), 1, MAX_PAGE_PARTITIONS, 12, key="keys.partitions",
+                                 help=_("1 to {high} on this page").format(high=f"{MAX_PAGE_PARTITIONS:,}")))
 if keys is not None:
-    st.caption(f"{len(keys):,} records, {keys.null_count:,} null keys.")
+    st.caption(_("{records} records, {nulls} null keys.").format(records=f"{len(keys):,}",
+                                                                 nulls=f"{keys.null_count:,}"))
 client = client_choice("keys")
 partitioner_note(client)
-tabs = st.tabs(["Key -> partition", "Changing the partition count", "Null keys over time",
-                "Group coordinator"])
+tabs = st.tabs([_("Key -> partition"), _("Changing the partition count"), _("Null keys over time"),
+                _("Group coordinator")])
 with tabs[0]:
     if keys is not None:
         histogram_section(keys, sample_id, partitions, client)

@@ -26,27 +26,28 @@ from engine import (
 )
 from engine.charts import animation_window, cost_figure, wheel_rings
 from ui.cached import wheel_animation_figure, wheel_costs, wheel_run
+from ui.i18n import _, tr
 from ui.layout import page_setup
-from ui.wheel import STEP, clamp_step, step_controls, tasks_from_widgets
+from ui.wheel import STEP, clamp_step, hovers_translated, step_controls, tasks_from_widgets
 
 COST_SIZES = (1_000, 10_000)
 
-page_setup("Timing Wheel", "⏱️", "Kafka's hierarchical timing wheel (the purgatory behind delayed produce, "
-                                 "fetch "
-           "and heartbeat), computed exactly like org.apache.kafka.server.util.timer and checked against "
-           "vectors from Kafka's code.")
-st.markdown(WHEEL_TEXTS["intro"])
+page_setup(_("Timing Wheel"), "⏱️", _("Kafka's hierarchical timing wheel (the purgatory behind delayed "
+                                       "produce, fetch and heartbeat), computed exactly like "
+                                       "org.apache.kafka.server.util.timer and checked against vectors from "
+                                       "Kafka's code."))
+st.markdown(tr(WHEEL_TEXTS["intro"]))
 
 
 def inputs_section() -> tuple[WheelConfig, tuple]:
     c1, c2, c3 = st.columns(3)
     tick = c1.number_input("tick_ms", value=1, step=1, key="wheel.tick_ms",
-                           help=f"Level 0's bucket width, 1..{MAX_TICK_MS:,} ms (Kafka: 1).")
+                           help=_("Level 0's bucket width, 1..{max} ms (Kafka: 1).").format(max=f"{MAX_TICK_MS:,}"))
     size = c2.number_input("wheel_size", value=20, step=1, key="wheel.wheel_size",
-                           help=f"Buckets per level, {MIN_WHEEL_SIZE}..{MAX_PAGE_WHEEL_SIZE} on this page "
-                                "(Kafka: 20).")
+                           help=_("Buckets per level, {low}..{high} on this page (Kafka: 20).").format(
+                               low=MIN_WHEEL_SIZE, high=MAX_PAGE_WHEEL_SIZE))
     start = c3.number_input("start_ms", value=0, step=1, key="wheel.start_ms",
-                            help="The timer's start time; its wheels start at it rounded down to a tick.")
+                            help=_("The timer's start time; its wheels start at it rounded down to a tick."))
     config = WheelConfig(int(tick), int(size), int(start))
     try:
         validate_wheel_config(config)
@@ -54,7 +55,7 @@ def inputs_section() -> tuple[WheelConfig, tuple]:
         tasks = tasks_from_widgets(config.start_ms)
         validate_wheel(config, tasks, MAX_PAGE_TASKS)
     except EngineError as exc:
-        st.error(str(exc), icon="🚫")
+        st.error(tr(str(exc)), icon=":material/block:")
         st.stop()
     return config, tasks
 
@@ -63,19 +64,20 @@ def step_section(config: WheelConfig, frames: list, levels: int) -> None:
     step_controls(frames)
     frame = frames[st.session_state[STEP]]
     left, right = st.columns([3, 2])
-    left.plotly_chart(wheel_rings(frame, config, levels), width="stretch", key="wheel.rings")
-    left.caption(WHEEL_TEXTS["rings"])
+    left.plotly_chart(hovers_translated(wheel_rings(frame, config, levels)), width="stretch", key="wheel.rings")
+    left.caption(tr(WHEEL_TEXTS["rings"]))
     with right:
-        st.markdown(f"**Step {frame.step}** — {frame.kind} at t = {frame.time_ms:,} ms")
+        st.markdown(_("**Step {step}** — {kind} at t = {t} ms").format(step=frame.step, kind=tr(frame.kind),
+                                                                        t=f"{frame.time_ms:,}"))
         if frame.log:
             st.dataframe(pd.DataFrame([vars(line) for line in frame.log]), hide_index=True, width="stretch",
                          key="wheel.step_log")
         else:
-            st.info("The empty wheel at the start time.")
+            st.info(_("The empty wheel at the start time."))
         history = [vars(line) for f in frames[: frame.step + 1] for line in f.log]
-        with st.expander(f"Event log up to this step ({len(history):,} lines)"):
+        with st.expander(_("Event log up to this step ({n} lines)").format(n=f"{len(history):,}")):
             st.dataframe(pd.DataFrame(history[-500:]), hide_index=True, width="stretch")
-            st.download_button("Download the event log (CSV)", pd.DataFrame(history).to_csv(index=False),
+            st.download_button(_("Download the event log (CSV)"), pd.DataFrame(history).to_csv(index=False),
                                "timing_wheel_log.csv", "text/csv", key="wheel.download_log")
 
 
@@ -83,24 +85,25 @@ def play_section(config: WheelConfig, tasks: tuple, frames: list, levels: int) -
     window = animation_window(len(frames), levels, config.wheel_size)
     first = st.session_state[STEP] // window * window
     shown = frames[first:first + window]
-    st.caption(f"Steps {shown[0].step}..{shown[-1].step} of {len(frames) - 1} (the stretch holding the "
-               "current step; move the step in the first tab to animate another stretch). Press ▶ Play or "
-               "drag the slider.")
+    st.caption(_("Steps {first}..{last} of {total} (the stretch holding the current step; move the step in the "
+                 "first tab to animate another stretch). Press Play or drag the slider.").format(
+        first=shown[0].step, last=shown[-1].step, total=len(frames) - 1))
     st.plotly_chart(wheel_animation_figure(config, tasks, first, window, levels), width="stretch",
                     key="wheel.animation")
 
 
 def cost_section(config: WheelConfig) -> None:
-    st.markdown(WHEEL_TEXTS["cost"])
+    st.markdown(tr(WHEEL_TEXTS["cost"]))
     o1, o2, o3 = st.columns(3)
-    order = o1.selectbox("Insert order", ["random", "ascending", "descending"], key="wheel.cost_order",
-                         help=WHEEL_TEXTS["cost.order"])
-    big = o2.toggle("Add 10⁵ tasks (a few seconds)", key="wheel.cost_1e5")
-    huge = o3.toggle("Add 10⁶ tasks (about a minute)", key="wheel.cost_1e6")
+    orders = {order: tr(order) for order in ("random", "ascending", "descending")}
+    order = o1.selectbox(_("Insert order"), list(orders), key="wheel.cost_order", format_func=orders.__getitem__,
+                         help=tr(WHEEL_TEXTS["cost.order"]))
+    big = o2.toggle(_("Add 10⁵ tasks (a few seconds)"), key="wheel.cost_1e5")
+    huge = o3.toggle(_("Add 10⁶ tasks (about a minute)"), key="wheel.cost_1e6")
     sizes = [*COST_SIZES, *([100_000] if big or huge else []), *([1_000_000] if huge else [])]
-    progress, rows = st.progress(0.0, text="Measuring…"), []
+    progress, rows = st.progress(0.0, text=_("Measuring…")), []
     for i, n in enumerate(sizes):
-        progress.progress(i / len(sizes), text=f"Measuring {n:,} tasks…")
+        progress.progress(i / len(sizes), text=_("Measuring {n} tasks…").format(n=f"{n:,}"))
         rows += wheel_costs(n, config.tick_ms, config.wheel_size, order)
     progress.empty()
     g1, g2 = st.columns(2)
@@ -108,8 +111,8 @@ def cost_section(config: WheelConfig) -> None:
     g2.plotly_chart(cost_figure(rows, "seconds"), width="stretch", key="wheel.cost_seconds")
     table = pd.DataFrame(cost_rows(rows))
     st.dataframe(table, hide_index=True, width="stretch", key="wheel.cost_table")
-    st.caption(WHEEL_TEXTS["cost.caption"])
-    st.download_button("Download the measurements (CSV)", table.to_csv(index=False), "timing_wheel_costs.csv",
+    st.caption(tr(WHEEL_TEXTS["cost.caption"]))
+    st.download_button(_("Download the measurements (CSV)"), table.to_csv(index=False), "timing_wheel_costs.csv",
                        "text/csv", key="wheel.download_costs")
 
 
@@ -117,9 +120,9 @@ def tasks_section(config: WheelConfig, tasks: tuple, trace) -> None:
     st.dataframe(pd.DataFrame(task_rows(trace)), hide_index=True, width="stretch", key="wheel.tasks_table")
     d1, d2 = st.columns(2)
     case = json.dumps(case_to_dict(config, tasks), indent=1)
-    d1.download_button("Download the input (python -m engine wheel)", case, "timing_wheel_input.json",
+    d1.download_button(_("Download the input (python -m engine wheel)"), case, "timing_wheel_input.json",
                        "application/json", key="wheel.download_input")
-    d2.download_button("Download the full trace (JSON)", json.dumps(trace_to_dict(trace)),
+    d2.download_button(_("Download the full trace (JSON)"), json.dumps(trace_to_dict(trace)),
                        "timing_wheel_trace.json", "application/json", key="wheel.download_trace")
 
 
@@ -127,10 +130,12 @@ config, tasks = inputs_section()
 trace, frames = wheel_run(config, tasks)
 levels = len(trace.levels)
 clamp_step(len(frames) - 1)
-st.caption(f"{len(tasks):,} tasks · {len(trace.advances):,} clock advances · {levels} level(s) created "
-           f"(ticks {', '.join(f'{t:,}' for t, _ in trace.levels)} ms) · {len(frames) - 1:,} steps")
-tab_step, tab_play, tab_cost, tab_tasks = st.tabs(["Step through", "Play", "Wheel vs heap",
-                                                  "Tasks and trace"])
+st.caption(_("{tasks} tasks · {advances} clock advances · {levels} level(s) created (ticks {ticks} ms) · "
+             "{steps} steps").format(tasks=f"{len(tasks):,}", advances=f"{len(trace.advances):,}", levels=levels,
+                                     ticks=", ".join(f"{t:,}" for t, _size in trace.levels),
+                                     steps=f"{len(frames) - 1:,}"))
+tab_step, tab_play, tab_cost, tab_tasks = st.tabs([_("Step through"), _("Play"), _("Wheel vs heap"),
+                                                  _("Tasks and trace")])
 with tab_step:
     step_section(config, frames, levels)
 with tab_play:

@@ -7,26 +7,28 @@ import streamlit as st
 
 from engine.charts import load as charts
 from ui import load
+from ui.i18n import _, tr
 from ui.layout import page_setup
 
-page_setup("Load", "📈", "Real key samples -> the load each partition and each consumer would carry, computed on "
-           "Spark (local mode here; the same job runs on a cluster with `python -m engine load --master ...`).")
-st.markdown(
+page_setup(_("Load"), "📈", _("Real key samples -> the load each partition and each consumer would carry, computed "
+                               "on Spark (local mode here; the same job runs on a cluster with "
+                               "`python -m engine load --master ...`)."))
+st.markdown(_(
     "Keys are placed with Kafka's murmur2 partitioner exactly as the Java producer does "
     "(`toPositive(murmur2(keyBytes)) % n`), vectorised inside Spark with an Arrow UDF. Null keys follow the "
     "producer partitioner you choose. Consumers get partitions from this lab's exact replay of each assignor."
-)
+))
 
 source = load.choose_source()
 if source.error:
-    st.error(source.error)
+    st.error(tr(source.error))
 chosen = load.settings(source)
 load.run_button(source, chosen)
 
 stored = st.session_state.get(load.RESULT_KEY)
 if stored is None:
-    st.info("Choose the data and counts, then run the job. The first run starts Spark (about a minute on a "
-            "2-core machine, with progress shown); later runs reuse it.")
+    st.info(_("Choose the data and counts, then run the job. The first run starts Spark (about a minute on a "
+              "2-core machine, with progress shown); later runs reuse it."))
     st.stop()
 config, result = stored
 report, parts, hot, consumers = result.report, result.partitions, result.hot_keys, result.consumers
@@ -35,45 +37,47 @@ report, parts, hot, consumers = result.report, result.partitions, result.hot_key
 def overview() -> int:
     st.divider()
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric("Records", f"{report['rows']:,}")
-    m2.metric("Null keys", f"{report['null_keys']:,}")
-    m3.metric("Partition counts", ", ".join(map(str, config.partitions)))
-    m4.metric("Time range", "—" if not report["time_range"] else f"{report['time_range'][0][:16]} →")
-    n = st.selectbox("Partition count to show", config.partitions, key="load.view_partitions",
+    m1.metric(_("Records"), f"{report['rows']:,}")
+    m2.metric(_("Null keys"), f"{report['null_keys']:,}")
+    m3.metric(_("Partition counts"), ", ".join(map(str, config.partitions)))
+    m4.metric(_("Time range"), "—" if not report["time_range"] else f"{report['time_range'][0][:16]} →")
+    n = st.selectbox(_("Partition count to show"), config.partitions, key="load.view_partitions",
                      index=min(1, len(config.partitions) - 1))
-    metric = st.radio("Metric", list(charts.METRIC_LABELS), horizontal=True, key="load.metric",
-                      format_func=lambda m: charts.METRIC_LABELS[m])
-    st.plotly_chart(charts.partition_load_bars(parts, n, metric), key="load.partition_chart")
+    labels = {m: tr(label) for m, label in charts.METRIC_LABELS.items()}  # AppTest calls format_func outside
+    metric = st.radio(_("Metric"), list(charts.METRIC_LABELS), horizontal=True, key="load.metric",
+                      format_func=labels.__getitem__)
+    st.plotly_chart(load.in_language(charts.partition_load_bars(parts, n, metric)), key="load.partition_chart")
     left, right = st.columns(2)
-    left.subheader("Hottest partitions")
+    left.subheader(_("Hottest partitions"))
     left.dataframe(load.hottest_partitions(parts, hot, n), hide_index=True, key="load.hottest_table")
-    right.subheader("Hottest keys")
+    right.subheader(_("Hottest keys"))
     if hot.empty:
-        right.caption("No keyed records.")
+        right.caption(_("No keyed records."))
     else:
-        right.plotly_chart(charts.hot_keys_bars(hot, n), key="load.hot_keys_chart")
+        right.plotly_chart(load.in_language(charts.hot_keys_bars(hot, n)), key="load.hot_keys_chart")
     return int(n)
 
 
 def per_consumer(n: int) -> None:
-    st.subheader("Per-consumer load, strategies side by side")
+    st.subheader(_("Per-consumer load, strategies side by side"))
     for strategy, reason in report.get("skipped_strategies", {}).items():
-        st.warning(f"{strategy}: {reason}")
+        st.warning(f"{strategy}: {tr(reason)}")
     if consumers.empty:
-        st.caption("No per-consumer load (no strategies ran).")
+        st.caption(_("No per-consumer load (no strategies ran)."))
         return
     metric = "peak_messages_per_s" if report["peaks"] else "messages"
     target = load.target_input(config, report) if report["peaks"] else None
-    c_view = st.selectbox("Consumers", config.consumers, key="load.view_consumers")
-    st.plotly_chart(charts.consumer_load_bars(consumers, n, c_view, metric, target), key="load.consumer_chart")
+    c_view = st.selectbox(_("Consumers"), config.consumers, key="load.view_consumers")
+    st.plotly_chart(load.in_language(charts.consumer_load_bars(consumers, n, c_view, metric, target)),
+                    key="load.consumer_chart")
     st.dataframe(load.busiest_table(consumers, metric), key="load.max_table")
     if target is None:
-        st.caption("No timestamp column: loads are totals, and no peak-based recommendation is made.")
+        st.caption(_("No timestamp column: loads are totals, and no peak-based recommendation is made."))
         return
-    st.plotly_chart(charts.max_consumer_bars(consumers, metric, target), key="load.max_chart")
+    st.plotly_chart(load.in_language(charts.max_consumer_bars(consumers, metric, target)), key="load.max_chart")
     load.recommendation(consumers, parts, target, metric)
 
 
 per_consumer(overview())
-st.subheader("Download")
+st.subheader(_("Download"))
 load.downloads(parts, hot, consumers)

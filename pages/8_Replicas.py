@@ -11,74 +11,79 @@ import streamlit as st
 
 import engine
 from engine.charts import leader_counts_figure, replica_matrix
+from ui.i18n import _, tr
 from ui.layout import page_setup
 
 MAX_BROKERS = 100
 MAX_PARTITIONS = 2_000
 MAX_RACKS_TEXT = 500
 
-page_setup("Replicas", "🗄️", "Where Kafka puts a new topic's replicas, who leads, what happens when a "
-                             "broker dies "
-           "and what decommissioning one costs.")
+page_setup(_("Replicas"), "🗄️", _("Where Kafka puts a new topic's replicas, who leads, what happens when a "
+                                  "broker dies and what decommissioning one costs."))
 
 
 def placement_section() -> tuple[list[engine.Broker], str, int, engine.ReplicaPlacement, int, int]:
     c1, c2, c3 = st.columns(3)
-    n_brokers = int(c1.number_input("brokers", 1, MAX_BROKERS, 6, key="replicas.brokers",
-                                    help=f"1..{MAX_BROKERS}; ids 0..n-1, in this order."))
-    racks_text = c2.text_input("racks (comma-separated, given to brokers in turn; empty = no racks)",
+    n_brokers = int(c1.number_input(_("brokers"), 1, MAX_BROKERS, 6, key="replicas.brokers",
+                                    help=_("1..{max}; ids 0..n-1, in this order.").format(max=MAX_BROKERS)))
+    racks_text = c2.text_input(_("racks (comma-separated, given to brokers in turn; empty = no racks)"),
                                "r1, r2, r3", max_chars=MAX_RACKS_TEXT, key="replicas.racks")
-    topic = c3.text_input("topic", "orders", max_chars=249, key="replicas.topic")
+    topic = c3.text_input(_("topic"), "orders", max_chars=249, key="replicas.topic")
     c4, c5, c6, c7 = st.columns(4)
-    partitions = int(c4.number_input("partitions", 0, MAX_PARTITIONS, 12, key="replicas.partitions",
-                                     help=f"1..{MAX_PARTITIONS} (0 shows Kafka's error)."))
-    rf = int(c5.number_input("replication factor", 0, MAX_BROKERS + 1, 3, key="replicas.rf"))
-    start = int(c6.number_input("fixed start index (-1 = random, as Kafka)", -1, 10_000, 0,
+    partitions = int(c4.number_input(_("partitions"), 0, MAX_PARTITIONS, 12, key="replicas.partitions",
+                                     help=_("1..{max} (0 shows Kafka's error).").format(max=MAX_PARTITIONS)))
+    rf = int(c5.number_input(_("replication factor"), 0, MAX_BROKERS + 1, 3, key="replicas.rf"))
+    start = int(c6.number_input(_("fixed start index (-1 = random, as Kafka)"), -1, 10_000, 0,
                                 key="replicas.start",
-                                help="Kafka uses it for both the first broker and the replica shift."))
-    seed = int(c7.number_input("random seed (for -1)", 0, 2**31 - 1, 42, key="replicas.seed"))
+                                help=_("Kafka uses it for both the first broker and the replica shift.")))
+    seed = int(c7.number_input(_("random seed (for -1)"), 0, 2**31 - 1, 42, key="replicas.seed"))
     brokers = engine.brokers_on_racks(n_brokers, [r.strip() for r in racks_text.split(",") if r.strip()])
     try:
         placement = engine.assign_replicas_to_brokers(brokers, partitions, rf, start, -1, random.Random(seed))
     except engine.KafkaAdminError as exc:
-        st.error(f"Kafka refuses: {exc}")
+        st.error(_("Kafka refuses: {error}").format(error=tr(str(exc))))
         st.stop()
-    st.caption(f"start index {placement.start_index}, replica shift {placement.replica_shift}"
-               + (f"; rack-alternated broker list {placement.rack_alternated_broker_list}"
-                  if placement.rack_alternated_broker_list else "; rack-unaware (no broker has a rack)"))
+    if placement.rack_alternated_broker_list:
+        st.caption(_("start index {start}, replica shift {shift}; rack-alternated broker list {brokers}").format(
+            start=placement.start_index, shift=placement.replica_shift,
+            brokers=placement.rack_alternated_broker_list))
+    else:
+        st.caption(_("start index {start}, replica shift {shift}; rack-unaware (no broker has a rack)").format(
+            start=placement.start_index, shift=placement.replica_shift))
     return brokers, topic, rf, placement, start, seed
 
 
 def failover_section(broker_ids: list[int], assignment: dict[int, list[int]]) -> dict[int, int | None]:
     """Kill a broker, optionally bring it back with a preferred-leader election; returns the leaders."""
-    st.subheader("Kill a broker")
+    st.subheader(_("Kill a broker"))
     k1, k2 = st.columns(2)
-    kill = k1.selectbox("broker to kill", ["none", *broker_ids], key="replicas.kill")
-    elect = k2.checkbox("broker back + preferred-leader election", key="replicas.elect",
-                        help="kafka-leader-election --election-type PREFERRED (or "
-                             "auto.leader.rebalance.enable after leader.imbalance.check.interval.seconds "
-                             "when a broker's imbalance exceeds 10%).")
+    kill = k1.selectbox(_("broker to kill"), ["none", *broker_ids], key="replicas.kill",
+                        format_func=lambda b: _("none") if b == "none" else str(b))
+    elect = k2.checkbox(_("broker back + preferred-leader election"), key="replicas.elect",
+                        help=_("kafka-leader-election --election-type PREFERRED (or "
+                               "auto.leader.rebalance.enable after leader.imbalance.check.interval.seconds "
+                               "when a broker's imbalance exceeds 10%)."))
     preferred = engine.preferred_leaders(assignment)
     dead = set() if kill == "none" else {int(kill)}
     after = engine.elect_after_failure(assignment, preferred, dead)
-    series = {"preferred leaders": engine.leader_counts(preferred, broker_ids)}
+    series = {_("preferred leaders"): engine.leader_counts(preferred, broker_ids)}
     if dead:
-        series[f"broker {kill} dead"] = engine.leader_counts(after, broker_ids)
+        series[_("broker {broker} dead").format(broker=kill)] = engine.leader_counts(after, broker_ids)
     offline = sorted(p for p, leader in after.items() if leader is None)
     if offline:
-        st.error(f"Offline partitions (no live replica): {offline}")
+        st.error(_("Offline partitions (no live replica): {partitions}").format(partitions=offline))
     if elect and dead:
         back = engine.preferred_leader_election(assignment, after, set())
-        series["back + preferred election"] = engine.leader_counts(back, broker_ids)
+        series[_("back + preferred election")] = engine.leader_counts(back, broker_ids)
     st.plotly_chart(replica_matrix(assignment, broker_ids, after, dead), key="replicas.matrix")
     st.plotly_chart(leader_counts_figure(series, broker_ids), key="replicas.leaders")
     m1, m2, m3 = st.columns(3)
     live = [b for b in broker_ids if b not in dead]
-    m1.metric("leader skew after failover (max / fair share)",
+    m1.metric(_("leader skew after failover (max / fair share)"),
               f"{engine.leader_skew(engine.leader_counts(after, broker_ids), live):.2f}")
-    m2.metric("partitions whose leader moved", sum(1 for p in after if after[p] != preferred[p]))
+    m2.metric(_("partitions whose leader moved"), sum(1 for p in after if after[p] != preferred[p]))
     if dead:
-        m3.metric(f"imbalance of broker {kill} once back (before election)",
+        m3.metric(_("imbalance of broker {broker} once back (before election)").format(broker=kill),
                   f"{engine.leader_imbalance_ratio(assignment, after, int(kill)):.0%}")
     st.dataframe(pd.DataFrame(engine.leadership_rows(assignment, preferred, after)), hide_index=True,
                  width="stretch")
@@ -87,12 +92,12 @@ def failover_section(broker_ids: list[int], assignment: dict[int, list[int]]) ->
 
 def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assignment: dict[int, list[int]],
                          leaders: dict[int, int | None], start: int, seed: int) -> None:
-    st.subheader("Decommission a broker")
+    st.subheader(_("Decommission a broker"))
     d1, d2, d3 = st.columns(3)
     ids = [b.id for b in brokers]
-    removed = int(d1.selectbox("broker to remove", ids, index=len(ids) - 1, key="replicas.decommission"))
-    size_gb = d2.number_input("partition size (GB)", 0.0, 10_000.0, 10.0, key="replicas.size_gb")
-    throttle = d3.number_input("replication throttle (MB/s per broker)", 1.0, 100_000.0, 50.0,
+    removed = int(d1.selectbox(_("broker to remove"), ids, index=len(ids) - 1, key="replicas.decommission"))
+    size_gb = d2.number_input(_("partition size (GB)"), 0.0, 10_000.0, 10.0, key="replicas.size_gb")
+    throttle = d3.number_input(_("replication throttle (MB/s per broker)"), 1.0, 100_000.0, 50.0,
                                key="replicas.throttle_mb")
     try:
         engine.check_decommission(brokers, rf)
@@ -100,18 +105,18 @@ def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assi
                  "kafka-reassign-partitions --generate": engine.decommission_generate(
                      brokers, assignment, removed, start, random.Random(seed))}
     except (engine.EngineError, engine.KafkaAdminError) as exc:
-        st.error(str(exc))
+        st.error(tr(str(exc)))
         return
     size, rate = int(size_gb * 1024**3), throttle * 1024**2
-    rows = [engine.plan_summary(name, engine.reassignment_plan(assignment, target, leaders, size), rate)
+    rows = [engine.plan_summary(tr(name), engine.reassignment_plan(assignment, target, leaders, size), rate)
             for name, target in plans.items()]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.caption("--generate re-runs assignReplicasToBrokers over the remaining brokers, so it moves far more "
-               "than the removed broker's replicas; the minimal plan only replaces them. Time = the busiest "
-               "broker's inbound or outbound copy volume / the throttle "
-               "(leader/follower.replication.throttled.rate).")
-    choice = st.radio("plan to download", list(plans), horizontal=True, key="replicas.plan")
-    st.download_button("Download reassignment JSON (kafka-reassign-partitions --execute format)",
+    st.caption(_("--generate re-runs assignReplicasToBrokers over the remaining brokers, so it moves far more "
+                 "than the removed broker's replicas; the minimal plan only replaces them. Time = the busiest "
+                 "broker's inbound or outbound copy volume / the throttle "
+                 "(leader/follower.replication.throttled.rate)."))
+    choice = st.radio(_("plan to download"), list(plans), horizontal=True, key="replicas.plan", format_func=tr)
+    st.download_button(_("Download reassignment JSON (kafka-reassign-partitions --execute format)"),
                        json.dumps(engine.reassignment_json(topic, plans[choice]), indent=2),
                        "reassignment.json", "application/json", key="replicas.download")
 

@@ -14,6 +14,7 @@ from engine.producer.producer_config import DEFAULTS
 from engine.producer.sender import FAULTS
 from engine.storage.txn_log import parse_operations
 from ui.cached import produce_figures, produce_result, txn_result
+from ui.i18n import _, tr
 from ui.layout import page_setup
 
 K = "producer."
@@ -26,9 +27,9 @@ WORKLOAD = {"partitions": ("partitions", 1, producer.MAX_PARTITIONS),
             "value_bytes": ("value bytes", 0, 1_000_000)}
 TXN_OPS = "T1, send 0 2\nT1, send 1 1\nT2, send 0 1\nT1, commit\nT2, abort\nplain, send 0 1\nT1, send 1 1"
 
-page_setup("Producer", "📨", "Batches, retries and in-flight requests against a broker that checks producer "
-           "ids, epochs and sequence numbers (RecordAccumulator, Sender, TransactionManager, "
-           "ProducerStateManager).")
+page_setup(_("Producer"), "📨", _("Batches, retries and in-flight requests against a broker that checks producer "
+                                  "ids, epochs and sequence numbers (RecordAccumulator, Sender, TransactionManager, "
+                                  "ProducerStateManager)."))
 
 
 def load_preset() -> None:
@@ -47,39 +48,41 @@ def load_preset() -> None:
 def settings() -> dict:
     cols = st.columns(4)
     idem = cols[0].selectbox("enable.idempotence", ["default", "true", "false"], key=K + "idempotence",
-                             help="default = true since Kafka 3.0, unless acks/retries/in-flight conflict")
-    acks = cols[1].selectbox("acks", ["all", "1", "0"], key=K + "acks")
+                             format_func=lambda v: _("default") if v == "default" else v,
+                             help=_("default = true since Kafka 3.0, unless acks/retries/in-flight conflict"))
+    acks = cols[1].selectbox(_("acks"), ["all", "1", "0"], key=K + "acks")
     config: dict = {} if idem == "default" else {"enable.idempotence": idem == "true"}
     config.update({} if acks == "all" else {"acks": acks})
     for i, (name, (low, high)) in enumerate(NUMBERS.items()):
-        value = cols[(i + 2) % 4].number_input(name, low, high, key=K + name)
+        value = cols[(i + 2) % 4].number_input(tr(name), low, high, key=K + name)
         config.update({name: int(value)} if value != DEFAULTS[name] else {})
     cols = st.columns(len(WORKLOAD))
-    doc = {name: int(cols[i].number_input(label, low, high, key=K + name))
+    doc = {name: int(cols[i].number_input(tr(label), low, high, key=K + name))
            for i, (name, (label, low, high)) in enumerate(WORKLOAD.items())}
-    text = st.text_area(f"Faults, one per line: request number, kind ({', '.join(FAULTS)})", key=K + "faults",
-                        height=80, max_chars=5_000, help="Request 1 is the first produce request sent.")
+    text = st.text_area(_("Faults, one per line: request number, kind ({kinds})").format(kinds=", ".join(FAULTS)),
+                        key=K + "faults", height=80, max_chars=5_000,
+                        help=_("Request 1 is the first produce request sent."))
     return {"config": config, **doc, "faults": producer.parse_fault_lines(text)}
 
 
 def results(document: str) -> None:
-    result, _ = produce_result(document)
+    result = produce_result(document)[0]
     figures = produce_figures(document)
     for note in result["notes"]:
-        st.info(note)
+        st.info(tr(note))
     s, m = result["summary"], st.columns(5)
-    m[0].metric("requests", s["requests"])
-    m[1].metric("retries", s["retries"])
-    m[2].metric("duplicated records", s["duplicated_records"])
-    m[3].metric("reordered partitions", len(s["reordered_partitions"]))
-    m[4].metric("failed batches", s["failed"])
+    m[0].metric(_("requests"), s["requests"])
+    m[1].metric(_("retries"), s["retries"])
+    m[2].metric(_("duplicated records"), s["duplicated_records"])
+    m[3].metric(_("reordered partitions"), len(s["reordered_partitions"]))
+    m[4].metric(_("failed batches"), s["failed"])
     st.plotly_chart(figures["log"], key=K + "log_chart")
-    st.caption("Red = a second copy of a record (a retry the broker appended again); orange = written after "
-               "a later record. With idempotence the broker answers a retried batch with its first offset.")
-    st.subheader("Batches in flight")
+    st.caption(_("Red = a second copy of a record (a retry the broker appended again); orange = written after "
+                 "a later record. With idempotence the broker answers a retried batch with its first offset."))
+    st.subheader(_("Batches in flight"))
     st.plotly_chart(figures["animation"], key=K + "animation")
     st.plotly_chart(figures["timeline"], key=K + "timeline")
-    tabs = st.tabs(["Events", "Requests", "Batches", "Broker: last 5 batches"])
+    tabs = st.tabs([_("Events"), _("Requests"), _("Batches"), _("Broker: last 5 batches")])
     tabs[0].dataframe(pd.DataFrame(result["events"]), hide_index=True, key=K + "events")
     requests = [{**r, "batches": json.dumps(r["batches"])} for r in result["requests"]]
     tabs[1].dataframe(pd.DataFrame(requests), hide_index=True, key=K + "requests")
@@ -87,43 +90,44 @@ def results(document: str) -> None:
     state = [{"partition": b["partition"], "epoch": b["epoch"], **m} for b in result["broker_state"]
              for m in b["batches"]]
     tabs[3].dataframe(pd.DataFrame(state), hide_index=True, key=K + "state")
-    tabs[3].caption("ProducerStateEntry keeps NUM_BATCHES_TO_RETAIN = 5 batches per producer and partition "
-                    "(empty without idempotence).")
-    st.download_button("Download the input (python -m engine produce)", document, "produce.json",
+    tabs[3].caption(_("ProducerStateEntry keeps NUM_BATCHES_TO_RETAIN = 5 batches per producer and partition "
+                      "(empty without idempotence)."))
+    st.download_button(_("Download the input (python -m engine produce)"), document, "produce.json",
                        "application/json", key=K + "download")
 
 
 def transactions_section() -> None:
-    st.subheader("Transactions (as far as the seed articles go)")
-    st.markdown("A `transactional.id` producer writes to several partitions, then commits or aborts them "
-                "all. "
-                "Each commit/abort writes a **control record** (one offset) to every partition it touched; "
-                "`read_committed` consumers stop at the last stable offset and never see aborted records. "
-                "Not modelled: the coordinator, `__transaction_state`, timeouts, zombie fencing, "
-                "`sendOffsetsToTransaction`.")
-    text = st.text_area("Operations, one per line: producer, send <partition> <records> | commit | abort",
+    st.subheader(_("Transactions (as far as the seed articles go)"))
+    st.markdown(_("A `transactional.id` producer writes to several partitions, then commits or aborts them "
+                  "all. "
+                  "Each commit/abort writes a **control record** (one offset) to every partition it touched; "
+                  "`read_committed` consumers stop at the last stable offset and never see aborted records. "
+                  "Not modelled: the coordinator, `__transaction_state`, timeouts, zombie fencing, "
+                  "`sendOffsetsToTransaction`."))
+    text = st.text_area(_("Operations, one per line: producer, send <partition> <records> | commit | abort"),
                         TXN_OPS, key=K + "txn_ops", height=170, max_chars=10_000)
-    names = st.text_input("Producers with a transactional.id (comma-separated)", "T1, T2", key=K + "txn_ids",
+    names = st.text_input(_("Producers with a transactional.id (comma-separated)"), "T1, T2", key=K + "txn_ids",
                           max_chars=500)
     for p in txn_result(json.dumps(parse_operations(text, names), sort_keys=True))["partitions"]:
-        st.markdown(f"**p{p['partition']}**: high watermark {p['high_watermark']}, last stable offset "
-                    f"{p['last_stable_offset']}; read_committed gets offsets {p['read_committed']}, "
-                    f"read_uncommitted gets {p['read_uncommitted']}")
+        st.markdown(_("**p{partition}**: high watermark {hw}, last stable offset {lso}; read_committed gets "
+                      "offsets {committed}, read_uncommitted gets {uncommitted}").format(
+            partition=p["partition"], hw=p["high_watermark"], lso=p["last_stable_offset"],
+            committed=p["read_committed"], uncommitted=p["read_uncommitted"]))
         st.dataframe(pd.DataFrame(p["log"]), hide_index=True, key=f"{K}txn_{p['partition']}")
 
 
 if K + "acks" not in st.session_state:
     load_preset()
-st.selectbox("Preset", list(producer.PRESETS), key=K + "preset", on_change=load_preset,
-             help="Fills the settings below; edit them freely.")
+st.selectbox(_("Preset"), list(producer.PRESETS), key=K + "preset", on_change=load_preset, format_func=tr,
+             help=_("Fills the settings below; edit them freely."))
 try:
     results(json.dumps(settings(), sort_keys=True))
 except EngineError as exc:
-    st.error(str(exc))
-st.subheader("Where the seed articles are out of date")
+    st.error(tr(str(exc)))
+st.subheader(_("Where the seed articles are out of date"))
 COLUMNS = ["article", "the article says", "Kafka's code"]
 st.dataframe(pd.DataFrame(producer.ARTICLE_CORRECTIONS, columns=COLUMNS), hide_index=True, key=K + "articles")
 try:
     transactions_section()
 except EngineError as exc:
-    st.error(str(exc))
+    st.error(tr(str(exc)))

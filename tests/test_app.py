@@ -32,9 +32,10 @@ def current(at: AppTest):
 def test_home_links_every_page_and_starts_with_the_default_preset() -> None:
     at = run()
     pages = sorted((REPO / "pages").glob("*.py"), key=lambda p: int(p.stem.split("_", 1)[0]))
-    links = [link.proto.label for link in at.get("page_link")]
-    assert links == [p.stem.split("_", 1)[1].replace("_", " ") for p in pages]  # 9 before 10
-    assert len(links) >= 10
+    names = [p.stem.split("_", 1)[1].replace("_", " ") for p in pages]  # 9 before 10
+    assert [link.proto.label for link in at.sidebar.get("page_link")] == ["Home", *names]
+    assert [link.proto.label for link in at.main.get("page_link")] == names
+    assert len(names) >= 12
     assert current(at) == build_preset("seed-d")
 
 

@@ -71,7 +71,8 @@ def test_every_cached_figure_has_ticks_of_at_least_12_px() -> None:
     from ui.state import ScenarioRef
 
     ref = ScenarioRef.of(build_preset("seed-d"))
-    figures = [cached.animation_figure(ref, CLIENT["sticky"], 1), cached.pause_figure(ref, 1, ProtocolTimings(), ()),
+    figures = [cached.animations_figure(ref, (CLIENT["sticky"],), 1, 160),
+               cached.pause_figure(ref, 1, ProtocolTimings(), ()),
                cached.grid_figure(ref, CLIENT["range"], 1), cached.bars_figure(ref, CLIENT["range"], 1)]
     for fig in figures:
         for axis in ("xaxis", "yaxis"):

@@ -20,7 +20,7 @@ def test_a_big_rebalance_animation_draws_a_capped_even_sample_and_says_so() -> N
     scenario = large_with_a_leave()
     ref = ScenarioRef.of(scenario)
     for name in ("sticky", "range"):
-        fig = cached.animation_figure(ref, CLIENT[name], 1)
+        fig = cached.animations_figure(ref, (CLIENT[name],), 1, 160)
         points = sum(len(t.x) for t in fig.data)
         assert 0 < points <= ANIMATION_CAP
         assert f"of {scenario.first.total_partitions:,} partitions drawn" in fig.layout.title.text

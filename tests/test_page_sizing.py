@@ -93,7 +93,7 @@ def test_chosen_override_and_zookeeper_limits(app: AppTest) -> None:
     app.text_input(key="sizing.chosen").set_value("5000").run()
     table = app.dataframe[0].value
     row = table[table["check"] == "partition replicas per broker"].iloc[0]
-    assert row["ok"] == "❌" and row["value"] == "5,000" and row["limit"] == "4,000"
+    assert row["verdict"] == "misses" and row["value"] == "5,000" and row["limit"] == "4,000"
     assert "OVER" in app.code[0].value
 
 

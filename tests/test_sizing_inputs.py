@@ -28,8 +28,8 @@ def test_validate_raises_the_first_problem() -> None:
 def test_constraint_rows_worked_example() -> None:
     rows = constraint_rows(size(SizingInputs()))
     assert len(rows) == len(size(SizingInputs()).constraints)
-    assert set(rows[0]) == {"check", "value", "unit", "limit", "ok", "note"}
-    assert {r["ok"] for r in rows} <= {"✅", "❌"}
+    assert set(rows[0]) == {"check", "value", "unit", "limit", "verdict", "note"}
+    assert {r["verdict"] for r in rows} <= {"meets", "misses"}
 
 
 def test_measured_throughput_checks_the_tool() -> None:

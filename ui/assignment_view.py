@@ -15,9 +15,15 @@ import streamlit as st
 from engine import WHY, Assignor, callouts_for
 from engine.charts.assignment import GRID_PARTITION_LIMIT, is_aggregated, sorted_topics
 from ui.cached import bars_figure, grid_figure, member_table, metrics_of, scenario_of, topic_figure
+from ui.i18n import _, tr
 from ui.state import ScenarioRef, current_preset
 
-SIDE_BY_SIDE = "Side by side (client assignors)"
+
+def step_label(label: str) -> str:
+    """A step's description from ``engine.step_labels`` ("C1 leaves; t0: 2 -> 4 partitions"), each part
+    translated on its own (``tr``)."""
+    parts = label.split("; ")
+    return "; ".join(tr(p) for p in parts) if len(parts) > 1 else tr(label)
 
 
 def _key(assignor: Assignor) -> str:
@@ -27,29 +33,34 @@ def _key(assignor: Assignor) -> str:
 def _problem(assignor: Assignor, outcome: list | str, step: int) -> bool:
     """Show the assignor's refusal or non-convergence; True when there is nothing to draw."""
     if isinstance(outcome, str):
-        st.error(f"{assignor.label}: {outcome}")
+        st.error(f"{tr(assignor.label)}: {tr(outcome)}")
         return True
     if not outcome[step].converged:
-        st.error(f"{assignor.title} did not converge: the group kept rebalancing ({outcome[step].rounds} rounds).")
+        st.error(_("{assignor} did not converge: the group kept rebalancing ({rounds} rounds).").format(
+            assignor=tr(assignor.title), rounds=outcome[step].rounds))
     return False
 
 
 def _notes(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
     idle = metrics_of(ref, assignor, step).idle_members
     if idle:
-        st.caption(f"{len(idle)} idle consumer(s)")
+        st.caption(_("{n} idle consumer(s)").format(n=len(idle)))
     if assignor.group_protocol == "classic":
-        with st.expander("Why it lands here"):
-            st.write(WHY[assignor.name])
+        with st.expander(_("Why it lands here")):
+            st.write(tr(WHY[assignor.name]))
 
 
 def _callouts(step: int, assignor: Assignor, named: bool = False) -> None:
     """Where the seed article disagrees with Kafka, drawn right above the grid it explains (issue 11 item 7)."""
     for c in callouts_for(current_preset(), assignor.name):
         if c.step == step:
-            who = f"**{assignor.title}**: " if named else ""
-            st.warning(f"{who}The article ({c.article}) says: {c.says}\n\nKafka does: {c.kafka}\n\n{c.why}",
-                       icon=":material/menu_book:")
+            values = dict(article=c.article, says=tr(c.says), kafka=c.kafka, why=tr(c.why))
+            if named:
+                text = _("**{assignor}**: The article ({article}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(
+                    assignor=tr(assignor.title), **values)
+            else:
+                text = _("The article ({article}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(**values)
+            st.warning(text, icon=":material/menu_book:")
 
 
 def side_by_side(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
@@ -68,10 +79,10 @@ def drill_down(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
     state = scenario_of(ref).steps[step]
     topics = sorted_topics(state.topics)
     left, right = st.columns(2)
-    topic = left.selectbox("Drill into a topic", topics, index=None, key=f"assign.topic.{_key(assignor)}",
-                           placeholder="choose a topic")
-    member = right.selectbox("Drill into a consumer", state.member_ids, index=None,
-                             key=f"assign.member.{_key(assignor)}", placeholder="choose a consumer")
+    topic = left.selectbox(_("Drill into a topic"), topics, index=None, key=f"assign.topic.{_key(assignor)}",
+                           placeholder=_("choose a topic"))
+    member = right.selectbox(_("Drill into a consumer"), state.member_ids, index=None,
+                             key=f"assign.member.{_key(assignor)}", placeholder=_("choose a consumer"))
     if topic is not None:
         st.plotly_chart(topic_figure(ref, assignor, step, topic), key=f"assign.topic_fig.{_key(assignor)}",
                         width="stretch")
@@ -79,7 +90,7 @@ def drill_down(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
     if member is not None:
         table = table[table["consumer"] == member]
     st.dataframe(table, hide_index=True, width="stretch", key=f"assign.table.{_key(assignor)}")
-    st.caption("Search the table with its toolbar; every partition is in the CSV/JSON downloads below.")
+    st.caption(_("Search the table with its toolbar; every partition is in the CSV/JSON downloads below."))
 
 
 def strategy_view(ref: ScenarioRef, step: int, assignor: Assignor, outcome: list | str) -> None:
@@ -87,9 +98,11 @@ def strategy_view(ref: ScenarioRef, step: int, assignor: Assignor, outcome: list
         return
     state = scenario_of(ref).steps[step]
     if is_aggregated(state.topics, state.member_ids):
-        st.info(f"{state.total_partitions:,} partitions x {len(state.member_ids):,} consumers: a consumer x "
-                f"partition grid is unreadable above {GRID_PARTITION_LIMIT} partitions, so this view shows "
-                "partitions per consumer and topic. Drill into a topic or a consumer below.")
+        st.info(_("{partitions} partitions x {consumers} consumers: a consumer x partition grid is unreadable "
+                  "above {limit} partitions, so this view shows partitions per consumer and topic. Drill into a "
+                  "topic or a consumer below.").format(partitions=f"{state.total_partitions:,}",
+                                                       consumers=f"{len(state.member_ids):,}",
+                                                       limit=GRID_PARTITION_LIMIT))
     _callouts(step, assignor)
     st.plotly_chart(grid_figure(ref, assignor, step, assignor.title), key=f"assign.grid.{_key(assignor)}",
                     width="stretch")
@@ -103,7 +116,7 @@ def strategy_tabs(ref: ScenarioRef, step: int, results: dict[Assignor, list | st
     """One tab per assignor (plus side by side for small groups); only the open tab runs."""
     state = scenario_of(ref).steps[step]
     small = not is_aggregated(state.topics, state.member_ids)
-    labels = ([SIDE_BY_SIDE] if small else []) + [a.title for a in results]
+    labels = ([_("Side by side (client assignors)")] if small else []) + [tr(a.title) for a in results]
     tabs = st.tabs(labels, key="assign.view", on_change="rerun")
     if small and tabs[0].open:
         with tabs[0]:

@@ -30,6 +30,7 @@ from engine.scenario import (
     parse_scenario,
     scenario_to_json,
 )
+from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
 from ui.importer import render_import
 from ui.messages import for_people
 from ui.numbers import whole_number, whole_number_input
@@ -41,10 +42,14 @@ ALL_TOPICS = "*"
 MAX_ADD_MEMBERS = 1_000
 MAX_PASTE_CHARS = 2_000_000  # of pasted scenario JSON (files up to engine.inputs.MAX_DOCUMENT_BYTES)
 STEPS_NOTICE = "builder.steps_notice"  # (builder version, what an edit did to the later steps)
-LIMITS_HELP = (
-    f"Limits: 1..{MAX_PARTITIONS_PER_TOPIC:,} partitions per topic, {MAX_PARTITIONS_TOTAL:,} in all, "
-    f"{MAX_MEMBERS:,} consumers. Topic names follow Kafka's rule: {TOPIC_NAME_RULE}."
-)
+
+
+def limits_help() -> str:
+    """The builder's limits, in the session's language."""
+    return _("Limits: 1..{per_topic} partitions per topic, {total} in all, {members} consumers. Topic names "
+             "follow Kafka's rule: {rule}.").format(per_topic=f"{MAX_PARTITIONS_PER_TOPIC:,}",
+                                                   total=f"{MAX_PARTITIONS_TOTAL:,}", members=f"{MAX_MEMBERS:,}",
+                                                   rule=tr(TOPIC_NAME_RULE))
 
 
 @dataclass
@@ -324,12 +329,18 @@ def _editor(name: str, base: pd.DataFrame, column_config: dict) -> pd.DataFrame:
     """A data editor whose edits survive page switches (its last value becomes the base of a fresh mount)."""
     ss = st.session_state
     version = ss.get(KEY_VERSION, 0)
-    key = f"builder.{name}.v{version}"
+    language = current_language()  # the headers are shown translated: another language is another editor
+    key = f"builder.{name}.v{version}" + ("" if language == DEFAULT_LANGUAGE else f".{language}")
     last = ss.get(f"builder.{name}.last")
     if key not in ss and last is not None and last[0] == version:
         base = last[1]
-    edited = st.data_editor(base, key=key, num_rows="dynamic", width="stretch", column_config=column_config,
+    shown = {column: tr(str(column)) for column in base.columns}
+    if len(set(shown.values())) != len(shown):  # two headers with one translation: keep the English ones
+        shown = {column: column for column in base.columns}
+    edited = st.data_editor(base.rename(columns=shown), key=key, num_rows="dynamic", width="stretch",
+                            column_config={shown.get(c, c): config for c, config in column_config.items()},
                             hide_index=True)
+    edited = edited.rename(columns={v: k for k, v in shown.items()})  # the tables' own (English) columns
     ss[f"builder.{name}.last"] = (version, edited)
     return edited
 
@@ -337,28 +348,31 @@ def _editor(name: str, base: pd.DataFrame, column_config: dict) -> pd.DataFrame:
 def _messages(errors: BuildErrors, *fields: str) -> None:
     for f in fields:
         for message in errors.errors.get(f, []):
-            st.error(message)
+            st.error(tr(message))
         for message in errors.warnings.get(f, []):
-            st.warning(message)
+            st.warning(tr(message))
 
 
 def _topic_columns() -> dict:
     return {
-        "topic": st.column_config.TextColumn("topic", help="Kafka topic name", required=True),
+        "topic": st.column_config.TextColumn(_("topic"), help=_("Kafka topic name"), required=True),
         "partitions": st.column_config.TextColumn(  # text: a number column rewrites 2.5 as 25 in the browser
-            "partitions", help=f"A whole number 1..{MAX_PARTITIONS_PER_TOPIC:,}: a value outside is refused "
-                               "with a message under the table, never rounded or clamped."),
-        "load skew": st.column_config.SelectboxColumn(
-            "load skew", options=list(SKEW_OPTIONS), help="uniform; one-hot: partition 0 is 10x busier; zipf: 1/(p+1)"),
+            _("partitions"),
+            help=_("A whole number 1..{high}: a value outside is refused with a message under the table, never "
+                   "rounded or clamped.").format(high=f"{MAX_PARTITIONS_PER_TOPIC:,}")),
+        "load skew": st.column_config.SelectboxColumn(  # the options are values: they stay as they are
+            _("load skew"), options=list(SKEW_OPTIONS),
+            help=_("uniform; one-hot: partition 0 is 10x busier; zipf: 1/(p+1)")),
     }
 
 
 def _member_columns() -> dict:
     return {
-        "member id": st.column_config.TextColumn("member id", required=True),
-        "topics": st.column_config.TextColumn("topics", help="comma-separated topic names, or * for every topic"),
+        "member id": st.column_config.TextColumn(_("member id"), required=True),
+        "topics": st.column_config.TextColumn(_("topics"),
+                                              help=_("comma-separated topic names, or * for every topic")),
         "client.rack": st.column_config.TextColumn("client.rack"),
-        "group.instance.id": st.column_config.TextColumn("group.instance.id", help="static membership"),
+        "group.instance.id": st.column_config.TextColumn("group.instance.id", help=_("static membership")),
     }
 
 
@@ -366,10 +380,11 @@ def _later_steps(scenario: Scenario, version: int) -> None:
     """What the last edit did to the later steps (rebuilt or dropped), and that they exist."""
     notice = st.session_state.get(STEPS_NOTICE)
     if notice and notice[0] == version:
-        st.info(notice[1])
+        st.info(tr(notice[1]))
     if len(scenario.steps) > 1:
-        st.caption(f"This scenario also has {len(scenario.steps) - 1} later rebalance step(s) (shown on the "
-                   "Rebalance page); the tables edit step 0, and an edit replays the later steps on it.")
+        st.caption(_("This scenario also has {n} later rebalance step(s) (shown on the Rebalance page); the "
+                     "tables edit step 0, and an edit replays the later steps on it.").format(
+                         n=len(scenario.steps) - 1))
 
 
 def render_builder() -> Scenario:
@@ -382,11 +397,11 @@ def render_builder() -> Scenario:
         ss["builder.base.topics"] = topics_frame(scenario)
         ss["builder.base.members"] = members_frame(scenario)
 
-    st.subheader("Topics")
+    st.subheader(_("Topics"))
     topics_df = _editor("topics", ss["builder.base.topics"], _topic_columns())
-    st.caption(LIMITS_HELP)
+    st.caption(limits_help())
     holder_topics = st.container()
-    st.subheader("Consumers")
+    st.subheader(_("Consumers"))
     members_df = _editor("members", ss["builder.base.members"], _member_columns())
     holder_members = st.container()
 
@@ -402,7 +417,7 @@ def render_builder() -> Scenario:
             ss[STEPS_NOTICE] = (version, " ".join(errors.notes["scenario"]))
     pending = not errors.ok
     if pending:
-        st.info("The tables have errors: the pages keep using the last valid scenario until they are fixed.")
+        st.info(_("The tables have errors: the pages keep using the last valid scenario until they are fixed."))
 
     _quick_actions(pending)
     _later_steps(scenario, version)
@@ -412,48 +427,47 @@ def render_builder() -> Scenario:
 
 
 def _quick_actions(disabled: bool) -> None:
-    st.subheader("Quick actions")
+    st.subheader(_("Quick actions"))
     c1, c2, c3 = st.columns(3)
     with c1:
-        n = whole_number_input("consumers to add", 1, MAX_ADD_MEMBERS, 1, "builder.add_n")
-        st.button("Add consumers", key="builder.add", on_click=_action, args=(add_members, int(n)),
+        n = whole_number_input(_("consumers to add"), 1, MAX_ADD_MEMBERS, 1, "builder.add_n")
+        st.button(_("Add consumers"), key="builder.add", on_click=_action, args=(add_members, int(n)),
                   disabled=disabled)
     with c2:
-        st.button("Subscribe all to all", key="builder.sub_all", on_click=_action, args=(subscribe_all,),
+        st.button(_("Subscribe all to all"), key="builder.sub_all", on_click=_action, args=(subscribe_all,),
                   disabled=disabled)
     with c3:
-        racks = st.text_input("replica racks (comma-separated)", "az1, az2, az3", key="builder.racks")
-        rf = whole_number_input("replication factor", 1, 10, 2, "builder.rf")
+        racks = st.text_input(_("replica racks (comma-separated)"), "az1, az2, az3", key="builder.racks")
+        rf = whole_number_input(_("replication factor"), 1, 10, 2, "builder.rf")
         st.button(
-            "Place replicas on racks",
+            _("Place replicas on racks"),
             key="builder.place_racks",
             on_click=_action,
             args=(place_racks, racks, int(rf)),
             disabled=disabled,
-            help="Partition p gets replicas on racks p, p+1, ...; consumers "
-            "without client.rack get one round-robin. Empty racks: remove "
-            "rack placement.",
+            help=_("Partition p gets replicas on racks p, p+1, ...; consumers without client.rack get one "
+                   "round-robin. Empty racks: remove rack placement."),
         )
     if st.session_state.get("builder.action_error"):
-        st.error(st.session_state["builder.action_error"])
+        st.error(tr(st.session_state["builder.action_error"]))
 
 
 def _save_load(scenario: Scenario) -> None:
-    st.subheader("Save, load, share")
+    st.subheader(_("Save, load, share"))
     text = dumps_scenario(scenario)
-    st.download_button("Download scenario (JSON)", text, file_name="scenario.json", mime="application/json",
+    st.download_button(_("Download scenario (JSON)"), text, file_name="scenario.json", mime="application/json",
                        key="builder.download")
-    st.file_uploader("Load a scenario file (JSON)", type=["json"], key="builder.upload", on_change=_on_upload,
-                     help="The format of the spec, section 5 (the assign input without strategy).")
+    st.file_uploader(_("Load a scenario file (JSON)"), type=["json"], key="builder.upload", on_change=_on_upload,
+                     help=_("The format of the spec, section 5 (the assign input without strategy)."))
     if st.session_state.get("builder.upload_error"):
-        st.error(st.session_state["builder.upload_error"])
-    paste_area("...or paste scenario JSON", "builder.json", MAX_PASTE_CHARS, height=120,
-               help="Larger scenarios: save them as a file and load the file above.")
-    st.button("Load pasted JSON", key="builder.load_json", on_click=_on_paste)
+        st.error(tr(st.session_state["builder.upload_error"]))
+    paste_area(_("...or paste scenario JSON"), "builder.json", MAX_PASTE_CHARS, height=120,
+               help=_("Larger scenarios: save them as a file and load the file above."))
+    st.button(_("Load pasted JSON"), key="builder.load_json", on_click=_on_paste)
     if st.session_state.get("builder.paste_error"):
-        st.error(st.session_state["builder.paste_error"])
-    st.button("Put this scenario in the page URL (shareable link)", key="builder.share", on_click=_on_share)
+        st.error(tr(st.session_state["builder.paste_error"]))
+    st.button(_("Put this scenario in the page URL (shareable link)"), key="builder.share", on_click=_on_share)
     code = encode_scenario(scenario)
     base = (st.context.url or "").split("?")[0]
-    st.caption("Shareable link (opens this scenario in a fresh browser):")
+    st.caption(_("Shareable link (opens this scenario in a fresh browser):"))
     st.code(f"{base}?s={code}", language=None)

@@ -24,7 +24,7 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.charts.assignment import assignment_grid, consumer_rows, load_bars, topic_owner_figure
-from engine.charts.rebalance import Panel, pause_timeline_figure, rebalance_animation, rebalance_animations
+from engine.charts.rebalance import Panel, pause_timeline_figure, rebalance_animations
 from engine.charts.sample import sample_travel
 from engine.charts.text import readable
 from engine.charts.timing_wheel import wheel_animation
@@ -142,16 +142,6 @@ def member_table(ref: ScenarioRef, assignor: Assignor, step: int) -> pd.DataFram
     """One row per consumer (partitions, topics, load, first partitions): the searchable table of big groups."""
     assignment, m = outcomes_of(ref, assignor)[step].assignment, metrics_of(ref, assignor, step)
     return consumer_rows(assignment, scenario_of(ref).steps[step].member_ids, m.load_per_member)
-
-
-@resource(32)
-def animation_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
-    """The rebalance from ``step - 1`` to ``step``; columns: every member of either step."""
-    steps, scenario = outcomes_of(ref, assignor), scenario_of(ref)
-    order = list(dict.fromkeys([*scenario.steps[step - 1].member_ids, *scenario.steps[step].member_ids]))
-    revoked = revoked_partitions(steps[step], assignor)
-    sample = sample_travel(steps[step - 1].assignment, steps[step].assignment, revoked)
-    return frozen(rebalance_animation(sample.before, sample.after, order, sample.revoked, title=sample.title))
 
 
 @resource(16)
@@ -330,3 +320,12 @@ def spark_starter() -> Any:
     from ui.load import SparkStarter
 
     return SparkStarter()
+
+
+@resource(16)
+def side_ref(ref: ScenarioRef, partitions: int) -> ScenarioRef:
+    """The scenario one side of the Compare page runs on (``engine.side_by_side.scenario_for``)."""
+    from engine.comparison import CLIENT
+    from engine.side_by_side import Choice, scenario_for
+
+    return ScenarioRef.of(scenario_for(scenario_of(ref), Choice(CLIENT["range"], partitions)))

@@ -9,12 +9,22 @@ language is kept (``ui.i18n.current_language``).  Each page has its own radio (`
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import streamlit as st
 
 from engine.comparison import CLIENTS, Assignor, client_assignors, not_offered
-from engine.consumer.librdkafka.teaching import client_note
+from engine.consumer.librdkafka.teaching import (
+    MAX_LISTED_MEMBERS,
+    MAX_LISTED_PARTITIONS,
+    NAMES,
+    client_note,
+    differing_members,
+)
 from engine.producer.partitioners import PARTITIONERS
+from engine.scenario import TopicPartition
 from ui.cached import client_crash_of, outcomes_or_error
+from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
 from ui.state import ScenarioRef
 
 STATE_KEY = "client.selected"
@@ -49,18 +59,20 @@ def client_choice(page: str) -> str:
     """The radio on ``page`` (key ``client.<page>``); returns ``"java"`` or ``"librdkafka"``."""
     widget_key = f"client.{page}"
     st.session_state[widget_key] = current_client()
-    st.radio("Consumer client", list(CLIENTS), format_func=CLIENTS.get, horizontal=True, key=widget_key,
-             on_change=_remember, args=(widget_key,),
-             help="Whose assignors the group leader runs: Kafka's Java client, or librdkafka (confluent-kafka "
-                  "for Python, Go, .NET, JavaScript; rdkafka for C/C++), which has its own range, roundrobin "
-                  "and cooperative-sticky, and its own default partitioner (consistent_random).")
+    labels = {key: tr(label) for key, label in CLIENTS.items()}  # translated now, looked up later
+    st.radio(_("Consumer client"), list(CLIENTS), format_func=labels.__getitem__, horizontal=True,
+             key=widget_key, on_change=_remember, args=(widget_key,),
+             help=_("Whose assignors the group leader runs: Kafka's Java client, or librdkafka (confluent-kafka "
+                    "for Python, Go, .NET, JavaScript; rdkafka for C/C++), which has its own range, roundrobin "
+                    "and cooperative-sticky, and its own default partitioner (consistent_random)."))
     return current_client()
 
 
 def partitioner_note(client: str) -> None:
     """Which partitioner a producer of this client uses by default (Keys)."""
-    st.caption(f"A producer of this client places keys with {PARTITIONERS[DEFAULT_PARTITIONER[client]]} by "
-               "default; its consumer group's assignment for this client is on Assignments and Rebalance.")
+    st.caption(_("A producer of this client places keys with {partitioner} by default; its consumer group's "
+                 "assignment for this client is on Assignments and Rebalance.").format(
+                     partitioner=tr(PARTITIONERS[DEFAULT_PARTITIONER[client]])))
 
 
 def assignors_of(client: str) -> tuple[Assignor, ...]:
@@ -72,9 +84,9 @@ def offer_note(client: str) -> None:
     """What this client does not offer, said as such (not as an error)."""
     missing = not_offered(client)
     if missing:
-        st.caption(f"librdkafka has no {', '.join(missing)} assignor (its sticky strategy is cooperative-sticky "
-                   "only), so it is not shown. The KIP-848 server assignors run in the broker: the same for "
-                   "every client.")
+        st.caption(_("librdkafka has no {strategies} assignor (its sticky strategy is cooperative-sticky only), "
+                     "so it is not shown. The KIP-848 server assignors run in the broker: the same for every "
+                     "client.").format(strategies=", ".join(missing)))
 
 
 def _other(client: str, assignor: Assignor) -> Assignor:
@@ -92,11 +104,39 @@ def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assigno
             librdkafka = assignor if client == "librdkafka" else _other(client, assignor)
             crash = client_crash_of(ref, librdkafka)
             if crash:
-                st.warning(f"{assignor.name}: a group of librdkafka consumers does not get here. {crash}")
+                st.warning(_("{strategy}: a group of librdkafka consumers does not get here. {crash}").format(
+                    strategy=assignor.name, crash=tr(crash)))
             elif isinstance(other, str):
-                st.caption(f"{assignor.name}: no comparison with the other client ({other})")
+                st.caption(_("{strategy}: no comparison with the other client ({reason})").format(
+                    strategy=assignor.name, reason=tr(other)))
             continue
         note = client_note(assignor.name, client, outcome[step].assignment, other[step].assignment)
         if note:
-            st.info(note)
+            st.info(note if current_language() == DEFAULT_LANGUAGE
+                    else translated_note(assignor.name, client, outcome[step].assignment, other[step].assignment))
+
+
+def _listed(tps: Sequence[TopicPartition]) -> str:
+    ordered = sorted(tps, key=lambda tp: (tp.topic, tp.partition))
+    text = ", ".join(str(tp) for tp in ordered[:MAX_LISTED_PARTITIONS])
+    more = len(ordered) - MAX_LISTED_PARTITIONS
+    if not text:
+        return _("nothing")
+    return _("{partitions} and {n} more").format(partitions=text, n=more) if more > 0 else text
+
+
+def translated_note(strategy: str, shown_client: str, shown: Mapping[str, Sequence[TopicPartition]],
+                    other: Mapping[str, Sequence[TopicPartition]]) -> str:
+    """``engine.consumer.librdkafka.teaching.client_note`` worded in the session's language: the same members
+    and partitions, its words from the catalogue (English pages show the engine's own note)."""
+    differ = differing_members(shown, other)
+    listed = "; ".join(f"{m} {_listed(other.get(m, ()))} ({NAMES[shown_client]}: {_listed(shown.get(m, ()))})"
+                       for m in differ[:MAX_LISTED_MEMBERS])
+    if len(differ) > MAX_LISTED_MEMBERS:
+        listed += _("; and {n} more").format(n=len(differ) - MAX_LISTED_MEMBERS)
+    other_client = "librdkafka" if shown_client == "java" else "java"
+    return _("{strategy}: a {other} consumer would get different partitions than a {shown} consumer for {n} of "
+             "{members} members: {listed}.").format(strategy=strategy, other=NAMES[other_client],
+                                                    shown=NAMES[shown_client], n=len(differ),
+                                                    members=len(set(shown) | set(other)), listed=listed)
 

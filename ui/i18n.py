@@ -18,6 +18,7 @@ it) or the sidebar switch; English is the default::
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from pathlib import Path
@@ -30,10 +31,12 @@ DEFAULT_LANGUAGE = "en"
 QUERY_KEY = "lang"
 STATE_KEY = "i18n.lang"
 
+_last_language = DEFAULT_LANGUAGE  # see current_language
 MISSING: set[tuple[str, str]] = set()  # (language, msgid) asked for but not translated; read by the tests
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-_CODE = re.compile(r"`[^`]*`|https?://\S+|%\{[^}]*\}|<[^>]+>")
+_CODE = re.compile(r"<(style|script)\b.*?</\1>|`[^`]*`|https?://\S+|%\{[^}]*\}|<[^>]+>|"
+                   r"(?<![\w-])--?[A-Za-z][\w.-]*", re.DOTALL)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[._/:#'-][A-Za-z0-9]+)*")
 KAFKA_WORDS = frozenset(
     "Kafka Apache Java Spark PySpark Connect librdkafka Streamlit Plotly Zipf murmur murmur2 range roundrobin "
@@ -66,8 +69,7 @@ def catalog(language: str) -> dict[str, str]:
 def templates(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """The catalogue's ``{name}`` entries as patterns, the longest literal text first::
 
-        >>> pattern, _ = next(t for t in templates("zh") if t[0].pattern.startswith("step "))
-        >>> bool(pattern.fullmatch("step 2: C1 leaves"))
+        >>> any(pattern.fullmatch("step 2: C1 leaves") for pattern, _ in templates("zh"))
         True
     """
     found = []
@@ -91,16 +93,24 @@ def templates(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 
 def lookup(text: str, language: str) -> str | None:
     """``text`` in ``language``: its own entry, else the first template it matches (values translated when
-    they have an entry of their own); ``None`` when there is none."""
+    they have an entry of their own; a value that stays English prose is recorded in ``MISSING``); ``None``
+    when there is none."""
     exact = catalog(language).get(text)
     if exact is not None:
         return exact
     for pattern, target in templates(language):
         match = pattern.fullmatch(text)
         if match:
-            values = {k: (lookup(v, language) or v) if v != text else v for k, v in match.groupdict().items()}
-            return target.format(**values)
+            return target.format(**{k: _value(v, language) for k, v in match.groupdict().items()})
     return None
+
+
+def _value(value: str, language: str) -> str:
+    translated = lookup(value, language)
+    quoted = len(value) > 1 and value[0] in "'\"" and value[-1] == value[0]  # the user's own input, shown as typed
+    if translated is None and not quoted and untranslated(value):
+        MISSING.add((language, value))
+    return value if translated is None else translated
 
 
 def untranslated(text: str, keep: frozenset[str] = frozenset()) -> bool:
@@ -142,9 +152,16 @@ def normalise(language: object) -> str:
 
 
 def current_language() -> str:
-    """The session's language: the sidebar switch, else ``?lang=``, else English; kept in the URL."""
-    import streamlit as st
+    """The session's language: the sidebar switch, else ``?lang=``, else English; kept in the URL.
 
+    Outside a script run (AppTest calling a widget's ``format_func`` to find an option) it is the language of
+    the last run in this thread's process, so formatted options match what that run drew."""
+    global _last_language
+    import streamlit as st
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx() is None:
+        return _last_language
     if STATE_KEY not in st.session_state:
         st.session_state[STATE_KEY] = normalise(st.query_params.get(QUERY_KEY))
     language = normalise(st.session_state[STATE_KEY])
@@ -152,6 +169,7 @@ def current_language() -> str:
         st.query_params[QUERY_KEY] = language
     elif language == DEFAULT_LANGUAGE and QUERY_KEY in st.query_params:
         del st.query_params[QUERY_KEY]
+    _last_language = language
     return language
 
 
@@ -177,6 +195,7 @@ def language_switch() -> None:
     st.sidebar.selectbox("Language · 语言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=STATE_KEY)
 
 
+MAX_TRANSLATED_POINTS = 2_000  # per-point hover texts translated up to this many points a trace (beyond: as is)
 _FIGURE_TEXTS = ("title.text", "legend.title.text", "coloraxis.colorbar.title.text")
 
 
@@ -195,8 +214,11 @@ def translate_layout(layout: dict[str, Any], language: str) -> None:
         if isinstance(node, dict) and leaf in node:
             node[leaf] = _translated(node[leaf], language)
     for name, axis in layout.items():
-        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict) and isinstance(axis.get("title"), dict):
-            axis["title"]["text"] = _translated(axis["title"].get("text"), language)
+        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+            if isinstance(axis.get("title"), dict):
+                axis["title"]["text"] = _translated(axis["title"].get("text"), language)
+            if isinstance(axis.get("ticktext"), (list, tuple)):
+                axis["ticktext"] = [_translated(t, language) for t in axis["ticktext"]]
     for note in layout.get("annotations") or ():
         note["text"] = _translated(note.get("text"), language)
     for menu in layout.get("updatemenus") or ():
@@ -215,12 +237,17 @@ def translate_figure(fig: Any, language: str) -> Any:
 
     if language == DEFAULT_LANGUAGE:
         return fig
-    spec = fig.to_plotly_json()
+    spec = copy.deepcopy(fig.to_dict())  # cached figures (and ui.cached.frozen's dict) are shared by every session
     translate_layout(spec.setdefault("layout", {}), language)
     for trace in spec.get("data") or ():
-        for key in ("name", "hovertemplate", "legendgrouptitle"):
-            if isinstance(trace.get(key), str):
-                trace[key] = _translated(trace[key], language)
+        for key in ("name", "hovertemplate", "hovertext", "text"):
+            value = trace.get(key)
+            if isinstance(value, str) and key in ("name", "hovertemplate"):
+                trace[key] = _translated(value, language)
+            elif isinstance(value, str):
+                trace[key] = lookup(value, language) or value  # a per-point text: translated when it has an entry
+            elif key == "hovertext" and isinstance(value, (list, tuple)) and len(value) <= MAX_TRANSLATED_POINTS:
+                trace[key] = [lookup(v, language) or v if isinstance(v, str) else v for v in value]  # best effort
     for frame in spec.get("frames") or ():
         translate_layout(frame.setdefault("layout", {}), language)
     return go.Figure(spec, skip_invalid=True)

@@ -23,17 +23,20 @@ from engine.errors import EngineError
 from engine.tools.detect import parse_text
 from engine.tools.records import MAX_TEXT_BYTES, Imported
 from engine.tools.to_scenario import WEIGHT_SOURCES, ImportResult, to_scenario
+from ui.i18n import _, tr
 from ui.paste import checked_paste, paste_area
 from ui.state import set_scenario
 
 KEY = "import."
 MAX_SHOWN = 500  # rows of the preview tables (the counts are always complete)
 MAX_PASTE_CHARS = 2_000_000  # pasted tool output (files up to engine.tools.records.MAX_TEXT_BYTES)
-PASTE_HELP = (
-    "kafka-consumer-groups.sh --describe [--members --verbose | --state], kafka-topics.sh --describe, "
-    "kafka-log-dirs.sh --describe, a kafka-reassign-partitions.sh plan, broker,rack lines -- one or "
-    "several, in any order, as your terminal printed them (Kafka 2.x to 4.x)."
-)
+
+
+def paste_help() -> str:
+    """What the Paste and Upload tabs read, in the session's language."""
+    return _("kafka-consumer-groups.sh --describe [--members --verbose | --state], kafka-topics.sh --describe, "
+             "kafka-log-dirs.sh --describe, a kafka-reassign-partitions.sh plan, broker,rack lines -- one or "
+             "several, in any order, as your terminal printed them (Kafka 2.x to 4.x).")
 
 
 def _recognise(read: Callable[[], Imported]) -> None:
@@ -136,25 +139,25 @@ def _on_connect() -> None:
 
 def _connect_form() -> None:
     with st.form(KEY + "connect"):
-        st.caption(
+        st.caption(_(
             "Read-only: metadata, one group's description, committed offsets. What you type here is "
             "forgotten as soon as the cluster has been read: never kept, put in a link or in a download."
-        )
+        ))
         c1, c2, c3 = st.columns([3, 2, 1])
-        c1.text_input("Bootstrap servers", placeholder="kafka-1:9092,kafka-2:9092", key=_field("bootstrap"))
+        c1.text_input(_("Bootstrap servers"), placeholder="kafka-1:9092,kafka-2:9092", key=_field("bootstrap"))
         c2.text_input(
-            "Consumer group", help="empty: topics only, and the groups are listed", key=_field("group")
+            _("Consumer group"), help=_("empty: topics only, and the groups are listed"), key=_field("group")
         )
-        c3.number_input("Timeout (s)", 1, 120, CLEARED["timeout"], key=_field("timeout"))
+        c3.number_input(_("Timeout (s)"), 1, 120, CLEARED["timeout"], key=_field("timeout"))
         c1, c2 = st.columns(2)
         c1.selectbox("security.protocol", PROTOCOLS, key=_field("protocol"))
         c2.selectbox("sasl.mechanism", ("", *MECHANISMS), key=_field("mechanism"))
-        c1.text_input("SASL username", key=_field("username"))
-        c2.text_input("SASL password", type="password", key=_field("password"))
+        c1.text_input(_("SASL username"), key=_field("username"))
+        c2.text_input(_("SASL password"), type="password", key=_field("password"))
         st.text_input(
-            "ssl.ca.location", help="a PEM file on the machine running this dashboard", key=_field("ca")
+            "ssl.ca.location", help=_("a PEM file on the machine running this dashboard"), key=_field("ca")
         )
-        st.form_submit_button("Read the cluster", on_click=_on_connect)
+        st.form_submit_button(_("Read the cluster"), on_click=_on_connect)
 
 
 def _result(data: Imported) -> ImportResult | None:
@@ -169,7 +172,7 @@ def _result(data: Imported) -> ImportResult | None:
         except EngineError as exc:
             ss[KEY + "result"], ss[KEY + "result_error"] = None, str(exc)
     if ss.get(KEY + "result_error"):
-        st.error(ss[KEY + "result_error"])
+        st.error(tr(ss[KEY + "result_error"]))
     return ss.get(KEY + "result")
 
 
@@ -224,69 +227,72 @@ def _choices(data: Imported) -> None:
     c1, c2 = st.columns(2)
     groups = sorted(data.groups)
     if len(groups) > 1:
-        c1.selectbox("Group to import", groups, key=KEY + "group")
+        c1.selectbox(_("Group to import"), groups, key=KEY + "group")
     c2.radio(
-        "Partition weights",
+        _("Partition weights"),
         WEIGHT_SOURCES,
+        format_func={source: tr(source) for source in WEIGHT_SOURCES}.__getitem__,  # the values stay as they are
         key=KEY + "weights",
         horizontal=True,
-        help="size: kafka-log-dirs.sh sizes; lag: the group's lag; auto: size when given, else lag",
+        help=_("size: kafka-log-dirs.sh sizes; lag: the group's lag; auto: size when given, else lag"),
     )
 
 
 def _preview(data: Imported) -> None:
-    st.markdown("**Recognised**")
+    st.markdown(_("**Recognised**"))
     for source in data.sources:
-        st.text(source)
+        st.text(tr(source))
     _choices(data)
     result = _result(data)
     if result is None:
         return
     first = result.scenario.first
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric("Topics", f"{len(first.topics):,}")
-    c2.metric("Partitions", f"{first.total_partitions:,}")
-    c3.metric("Consumers", f"{len(first.members):,}")
-    c4.metric("Weights", result.weights_source)
+    c1.metric(_("Topics"), f"{len(first.topics):,}")
+    c2.metric(_("Partitions"), f"{first.total_partitions:,}")
+    c3.metric(_("Consumers"), f"{len(first.members):,}")
+    c4.metric(_("Weights"), tr(result.weights_source))
     if result.group is not None:
         g = result.group
-        st.caption(
-            f"Group {g.group_id!r}: state {g.state or 'not shown'}, assignor {g.assignor or 'not shown'}, "
-            f"protocol {g.protocol or 'not shown'}. The scenario starts from the current assignment below: "
-            "step 0 is the next rebalance of this running group (what each strategy keeps or moves)."
-        )
+        not_shown = _("not shown")
+        st.caption(_(
+            "Group {group}: state {state}, assignor {assignor}, protocol {protocol}. The scenario starts from the "
+            "current assignment below: step 0 is the next rebalance of this running group (what each strategy "
+            "keeps or moves)."
+        ).format(group=repr(g.group_id), state=g.state or not_shown, assignor=g.assignor or not_shown,
+                 protocol=g.protocol or not_shown))
         st.dataframe(_assignment_table(result), hide_index=True, width="stretch")
     for note in result.notes:
-        st.info(note)
-    with st.expander(f"Not used ({len(result.unused):,})", expanded=False):
+        st.info(tr(note))
+    with st.expander(_("Not used ({n})").format(n=f"{len(result.unused):,}"), expanded=False):
         st.dataframe(_unused_table(result), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)
-    c1.button("Replace the current scenario", key=KEY + "apply", on_click=_on_apply, type="primary")
-    c2.button("Discard", key=KEY + "discard", on_click=_on_discard)
+    c1.button(_("Replace the current scenario"), key=KEY + "apply", on_click=_on_apply, type="primary")
+    c2.button(_("Discard"), key=KEY + "discard", on_click=_on_discard)
 
 
 def render_import() -> None:
     """Draw the section (called by the scenario builder)."""
     ss = st.session_state
-    st.subheader("Import from your cluster")
-    paste, upload, connect = st.tabs(["Paste", "Upload", "Connect"])
+    st.subheader(_("Import from your cluster"))
+    paste, upload, connect = st.tabs([_("Paste"), _("Upload"), _("Connect")])
     with paste:
-        paste_area("Paste the tools' output", KEY + "paste", MAX_PASTE_CHARS, PASTE_HELP, height=180)
-        st.button("Recognise", key=KEY + "recognise", on_click=_on_paste)
+        paste_area(_("Paste the tools' output"), KEY + "paste", MAX_PASTE_CHARS, paste_help(), height=180)
+        st.button(_("Recognise"), key=KEY + "recognise", on_click=_on_paste)
     with upload:
         st.file_uploader(
-            "Tool output files",
+            _("Tool output files"),
             accept_multiple_files=True,
             key=KEY + "files",
             on_change=_on_files,
-            help=PASTE_HELP,
+            help=paste_help(),
         )
     with connect:
         _connect_form()
     if ss.get(KEY + "error"):
-        st.error(ss[KEY + "error"])
+        st.error(tr(ss[KEY + "error"]))
     if ss.get(KEY + "applied"):
-        st.success(ss[KEY + "applied"])
+        st.success(tr(ss[KEY + "applied"]))
     data = ss.get(KEY + "data")
     if data is not None:
         _preview(data)

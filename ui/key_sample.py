@@ -13,28 +13,38 @@ import streamlit as st
 
 from engine import EngineError, keysample
 from ui.cached import generated_keys, pasted_keys, uploaded_keys
+from ui.i18n import _, tr
 from ui.paste import checked_paste, paste_area
 
 SOURCES = {"generate": "Generate a sample", "paste": "Paste keys", "upload": "Upload a file"}
 
 
+def _source_labels() -> dict[str, str]:
+    """The sources' labels in the session's language (the option values stay the keys).  Made while the page
+    runs and looked up by ``format_func``: AppTest calls ``format_func`` outside the run, where the language
+    cannot be read."""
+    return {"generate": _("Generate a sample"), "paste": _("Paste keys"), "upload": _("Upload a file")}
+
+
 def _pasted() -> tuple[pa.Array | None, str]:
-    text = paste_area("Keys, one per line (`<null>` = null key; blank lines skipped)", "keys.paste",
+    text = paste_area(_("Keys, one per line (`<null>` = null key; blank lines skipped)"), "keys.paste",
                       keysample.MAX_PASTE_CHARS,
-                      f"At most {keysample.MAX_KEYS:,} keys, {keysample.MAX_KEY_BYTES:,} bytes each.",
+                      _("At most {keys} keys, {bytes} bytes each.").format(keys=f"{keysample.MAX_KEYS:,}",
+                                                                          bytes=f"{keysample.MAX_KEY_BYTES:,}"),
                       value="user-1\nuser-2\nuser-3\norder-42\n<null>", height=150)
     checked_paste(text, keysample.MAX_PASTE_CHARS, "pasted keys")
     return pasted_keys(text), "paste:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _uploaded() -> tuple[pa.Array | None, str]:
-    upload = st.file_uploader("Text (one key per line) or CSV (column `key`, else the first)",
+    upload = st.file_uploader(_("Text (one key per line) or CSV (column `key`, else the first)"),
                               type=["txt", "csv"], key="keys.upload",
-                              help=f"UTF-8 text, at most {keysample.MAX_UPLOAD_BYTES // 2**20} MiB and "
-                                   f"{keysample.MAX_KEYS:,} keys. In a CSV an empty field is a null key.")
-    column = st.text_input("CSV column (optional)", "", key="keys.csv_column").strip()
+                              help=_("UTF-8 text, at most {mib} MiB and {keys} keys. In a CSV an empty field "
+                                     "is a null key.").format(mib=keysample.MAX_UPLOAD_BYTES // 2**20,
+                                                              keys=f"{keysample.MAX_KEYS:,}"))
+    column = st.text_input(_("CSV column (optional)"), "", key="keys.csv_column").strip()
     if upload is None:
-        st.caption("Upload a file to see its keys.")
+        st.caption(_("Upload a file to see its keys."))
         return None, ""
     content = upload.getvalue()
     sample_id = f"upload:{hashlib.sha256(content).hexdigest()}:{upload.name}:{column}"
@@ -43,24 +53,25 @@ def _uploaded() -> tuple[pa.Array | None, str]:
 
 def _generated() -> tuple[pa.Array | None, str]:
     c1, c2, c3, c4, c5 = st.columns(5)
-    kind = c1.selectbox("Sample", list(keysample.SAMPLE_KINDS), format_func=keysample.SAMPLE_KINDS.get,
-                        key="keys.kind")
-    count = c2.number_input("Records", 1, keysample.MAX_KEYS, 100_000, step=10_000, key="keys.count",
-                            help=f"1 to {keysample.MAX_KEYS:,}")
-    distinct = c3.number_input("Distinct ids", 1, 10_000_000, 10_000, step=1000, key="keys.distinct",
+    kinds = {kind: tr(label) for kind, label in keysample.SAMPLE_KINDS.items()}
+    kind = c1.selectbox(_("Sample"), list(keysample.SAMPLE_KINDS), format_func=kinds.__getitem__, key="keys.kind")
+    count = c2.number_input(_("Records"), 1, keysample.MAX_KEYS, 100_000, step=10_000, key="keys.count",
+                            help=_("1 to {high}").format(high=f"{keysample.MAX_KEYS:,}"))
+    distinct = c3.number_input(_("Distinct ids"), 1, 10_000_000, 10_000, step=1000, key="keys.distinct",
                                disabled=kind == "uuid")
-    zipf_s = c4.slider("Zipf exponent s", 0.5, 3.0, 1.1, 0.1, key="keys.zipf_s", disabled=kind != "zipf",
-                       help="P(rank k) ~ 1/k^s: larger s, hotter hot keys")
-    null_pct = c5.slider("Null keys (%)", 0, 100, 0, key="keys.null_pct")
+    zipf_s = c4.slider(_("Zipf exponent s"), 0.5, 3.0, 1.1, 0.1, key="keys.zipf_s", disabled=kind != "zipf",
+                       help=_("P(rank k) ~ 1/k^s: larger s, hotter hot keys"))
+    null_pct = c5.slider(_("Null keys (%)"), 0, 100, 0, key="keys.null_pct")
     spec = keysample.SampleSpec(kind, int(count), int(distinct), float(zipf_s), null_pct / 100, 42)
     return generated_keys(spec), f"generate:{spec!r}"
 
 
 def key_source() -> tuple[pa.Array | None, str]:
     """The key sample from the chosen source and an id for caching (None after an inline error)."""
-    source = st.radio("Keys", list(SOURCES), horizontal=True, key="keys.source", format_func=SOURCES.get)
+    source = st.radio(_("Keys"), list(SOURCES), horizontal=True, key="keys.source",
+                      format_func=_source_labels().__getitem__)
     try:
         return {"paste": _pasted, "upload": _uploaded, "generate": _generated}[source]()
     except EngineError as exc:
-        st.error(str(exc))
+        st.error(tr(str(exc)))
         return None, ""

@@ -23,7 +23,7 @@ def page_label(path: str) -> str:
     return "Home" if stem == "app" else stem.split("_", 1)[-1].replace("_", " ")
 
 
-def page_links(container: object = None) -> None:
+def page_links(container: object = None, home: bool = True) -> None:
     """Every page as a link with its name in the session's language (the sidebar's navigation).
 
     Links are relative to the entrypoint, ``app.py``; a page run on its own (AppTest) draws none."""
@@ -32,7 +32,7 @@ def page_links(container: object = None) -> None:
     ctx = get_script_run_ctx()
     if ctx is None or Path(ctx.main_script_path).resolve() != REPO / "app.py":
         return
-    for path in page_files():
+    for path in page_files()[0 if home else 1:]:
         (container or st).page_link(path, label=tr(page_label(path)))  # type: ignore[attr-defined]
 
 

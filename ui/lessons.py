@@ -17,7 +17,7 @@ import streamlit as st
 from engine.errors import ScenarioError
 from engine.lessons import LessonStep, PageLink, check, clamp_position, course
 from ui.i18n import QUERY_KEY as LANG_KEY
-from ui.i18n import _
+from ui.i18n import _, tr
 
 POSITION = "lessons.position"
 VERDICTS = "lessons.verdicts"
@@ -83,7 +83,7 @@ def check_answer(step: LessonStep, given: Any) -> None:
         st.session_state.setdefault(VERDICTS, {})[step.id] = check(step, given).correct
         st.session_state.pop("lessons.error", None)
     except ScenarioError as exc:
-        st.session_state["lessons.error"] = str(exc)
+        st.session_state["lessons.error"] = tr(str(exc))
 
 
 def shown_answer(step: LessonStep) -> str:

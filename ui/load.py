@@ -4,16 +4,17 @@ Settings are validated by ``engine.spark.config`` (the same parsers as ``python 
 Spark starts once per dashboard process in a background thread (``SparkStarter``), so the first run
 shows "starting Spark (first run only)" with the seconds elapsed instead of a frozen page.
 
-Example (the startup bar's text and fill after 15 s of an expected 60 s first start)::
+Example (the startup bar's text and fill after 15 s of an expected 60 s first start, the first of 6 steps)::
 
     >>> startup_progress(15.0)
-    (0.0625, 'starting Spark (first run only) · 15 s')
+    (0.041666666666666664, 'starting Spark (first run only) · 15 s')
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ import streamlit as st
 from engine.consumer.strategies import STRATEGY_NAMES
 from engine.errors import EngineError
 from engine.spark.config import NULL_KEY_MODES, ColumnSpec, LoadConfig, build_config
+from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
 
 DATA_DIR = Path(__file__).resolve().parent.parent / ".data"
 MAX_UPLOAD_MB = 200
@@ -49,22 +51,24 @@ class Source:
 
 def choose_source() -> Source:
     """The bundled sample (generated on first use) or an upload saved under ``.data/uploads``."""
-    kind = st.radio("Data", ["Bundled sample", "Upload a file"], horizontal=True, key="load.source",
-                    help="The sample is generated on first use into .data/ (Zipf-skewed keys, a daily rate "
-                         "curve, log-normal value sizes, 1% null keys).")
+    kinds = {"Bundled sample": _("Bundled sample"), "Upload a file": _("Upload a file")}  # values stay English
+    kind = st.radio(_("Data"), list(kinds), horizontal=True, key="load.source", format_func=kinds.__getitem__,
+                    help=_("The sample is generated on first use into .data/ (Zipf-skewed keys, a daily rate "
+                           "curve, log-normal value sizes, 1% null keys)."))
     if kind == "Bundled sample":
-        rows = st.select_slider("Sample rows", options=SAMPLE_SIZES, value=SAMPLE_SIZES[0],
+        rows = st.select_slider(_("Sample rows"), options=SAMPLE_SIZES, value=SAMPLE_SIZES[0],
                                 key="load.sample_rows", format_func=lambda n: f"{n:,}")
         return Source(None, None, int(rows))
-    upload = st.file_uploader(f"Topic export: CSV (with header), Parquet or JSON lines, up to {MAX_UPLOAD_MB} MB",
-                              type=list(UPLOAD_TYPES), key="load.upload")
+    upload = st.file_uploader(_("Topic export: CSV (with header), Parquet or JSON lines, up to {mb} MB").format(
+        mb=MAX_UPLOAD_MB), type=list(UPLOAD_TYPES), key="load.upload")
     if upload is None:
         return Source(None, None)
     data = upload.getvalue()
     if len(data) > MAX_UPLOAD_MB * 2**20:
-        return Source(None, f"upload: larger than the {MAX_UPLOAD_MB} MB limit ({len(data) / 2**20:,.0f} MB)")
+        return Source(None, _("upload: larger than the {limit} MB limit ({size} MB)").format(
+            limit=MAX_UPLOAD_MB, size=f"{len(data) / 2**20:,.0f}"))
     if not data:
-        return Source(None, "upload: the file is empty")
+        return Source(None, _("upload: the file is empty"))
     return Source(_saved_upload(data, upload.name), None)
 
 
@@ -82,23 +86,25 @@ def settings(source: Source) -> dict[str, Any]:
     """The run's settings as typed (validated later by ``build``)."""
     sample = bool(source.sample_rows)
     c1, c2, c3 = st.columns(3)
-    key = c1.text_input("Key column", "key", key="load.key_column", max_chars=200)
-    size = c2.text_input("Value-size column (optional)", "value_size" if sample else "", key="load.size_column",
+    key = c1.text_input(_("Key column"), "key", key="load.key_column", max_chars=200)
+    size = c2.text_input(_("Value-size column (optional)"), "value_size" if sample else "", key="load.size_column",
                          max_chars=200)
-    ts = c3.text_input("Timestamp column (optional)", "timestamp" if sample else "", key="load.ts_column",
-                       max_chars=200, help="timestamp, epoch milliseconds, or ISO-8601 text; needed for peak rates")
+    ts = c3.text_input(_("Timestamp column (optional)"), "timestamp" if sample else "", key="load.ts_column",
+                       max_chars=200,
+                       help=_("timestamp, epoch milliseconds, or ISO-8601 text; needed for peak rates"))
     c1, c2, c3 = st.columns(3)
-    partitions = c1.text_input("Partition counts", "6,12,24", key="load.partitions",
-                               help="1..8 counts, each 1..100,000, comma-separated")
-    consumers = c2.text_input("Consumer counts", "2,3,4,6", key="load.consumers",
-                              help="1..8 counts, each 1..1,000; members C0.. subscribe to the topic")
-    window = c3.selectbox("Peak window", WINDOWS, index=2, key="load.window",
-                          help="peaks are the busiest window's count divided by its length")
+    partitions = c1.text_input(_("Partition counts"), "6,12,24", key="load.partitions",
+                               help=_("1..8 counts, each 1..100,000, comma-separated"))
+    consumers = c2.text_input(_("Consumer counts"), "2,3,4,6", key="load.consumers",
+                              help=_("1..8 counts, each 1..1,000; members C0.. subscribe to the topic"))
+    window = c3.selectbox(_("Peak window"), WINDOWS, index=2, key="load.window",
+                          help=_("peaks are the busiest window's count divided by its length"))
     c1, c2 = st.columns(2)
-    strategies = c1.multiselect("Strategies", STRATEGY_NAMES, default=list(STRATEGY_NAMES), key="load.strategies")
-    null_keys = c2.selectbox("Null-key records", NULL_KEY_MODES, key="load.null_keys",
-                             help="sticky: Kafka 3.3+ built-in partitioner (switch after batch.size = 16 KB); "
-                                  "round-robin: pre-2.4 DefaultPartitioner; drop: leave them out")
+    strategies = c1.multiselect(_("Strategies"), STRATEGY_NAMES, default=list(STRATEGY_NAMES), key="load.strategies")
+    modes = {mode: tr(mode) for mode in NULL_KEY_MODES}  # the values stay as they are
+    null_keys = c2.selectbox(_("Null-key records"), NULL_KEY_MODES, key="load.null_keys", format_func=modes.__getitem__,
+                             help=_("sticky: Kafka 3.3+ built-in partitioner (switch after batch.size = 16 KB); "
+                                    "round-robin: pre-2.4 DefaultPartitioner; drop: leave them out"))
     return {"key": key, "size": size, "ts": ts, "partitions": partitions, "consumers": consumers,
             "window": window, "strategies": strategies, "null_keys": null_keys}
 
@@ -108,13 +114,13 @@ def build(source: Source, chosen: dict[str, Any]) -> LoadConfig:
     from engine.spark.io import precheck
 
     if not chosen["strategies"]:
-        raise EngineError("strategies: choose at least one")
+        raise EngineError(_("strategies: choose at least one"))
     if source.sample_rows:
         from engine.spark.sample import ensure_sample
 
         source = Source(ensure_sample(DATA_DIR, source.sample_rows), None)
     if source.path is None:
-        raise EngineError(source.error or "upload: choose a file first")
+        raise EngineError(source.error or _("upload: choose a file first"))
     columns = ColumnSpec(chosen["key"].strip(), chosen["size"].strip() or None, None, chosen["ts"].strip() or None)
     config = build_config(str(source.path), chosen["partitions"], columns=columns, window=chosen["window"],
                           null_keys=chosen["null_keys"], consumers=chosen["consumers"],
@@ -166,7 +172,8 @@ def spark_session(bar: Any) -> Any:
     starter = spark_starter()
     waited = not starter.done
     while not starter.done:
-        bar.progress(*startup_progress(time.monotonic() - starter.began))
+        fill, text = startup_progress(time.monotonic() - starter.began)
+        bar.progress(fill, text=tr(text))
         time.sleep(0.25)
     if starter.error is not None:
         spark_starter.clear()  # the next run tries again
@@ -176,15 +183,25 @@ def spark_session(bar: Any) -> Any:
     return starter.session
 
 
+def progress_text(progress: Any) -> str:
+    """``Progress.text()`` in the session's language: the step, Spark's task counts, the active stages."""
+    text = tr(progress.step)
+    if progress.tasks_total:
+        text += " · " + _("Spark tasks {done}/{total}").format(done=progress.tasks_done, total=progress.tasks_total)
+    if progress.active_stages:
+        text += " · " + ", ".join(tr(stage) for stage in progress.active_stages)
+    return text
+
+
 def run(config: LoadConfig) -> None:
     """Run the job in the background with a progress bar; the result goes to the session state."""
     from engine.spark.progress import BackgroundRun
 
-    bar = st.progress(0.0, text=STARTING)
+    bar = st.progress(0.0, text=tr(STARTING))
     job = BackgroundRun(spark_session(bar), config).start()
     while not job.done:
         progress = job.progress()
-        bar.progress(progress.fraction, text=progress.text())
+        bar.progress(progress.fraction, text=progress_text(progress))
         time.sleep(0.25)
     job.join()
     bar.empty()
@@ -195,19 +212,19 @@ def run(config: LoadConfig) -> None:
 
 
 def run_button(source: Source, chosen: dict[str, Any]) -> None:
-    if st.button("Run the Spark job", type="primary", key="load.run", disabled=bool(source.error)):
+    if st.button(_("Run the Spark job"), type="primary", key="load.run", disabled=bool(source.error)):
         try:
             run(build(source, chosen))
         except EngineError as exc:
-            st.error(str(exc))
+            st.error(tr(str(exc)))
         except Exception as exc:  # noqa: BLE001 - a Spark failure shown inline, not as a traceback
             from engine.spark.io import short
 
-            st.error(f"Spark job failed: {short(exc)}")
+            st.error(_("Spark job failed: {error}").format(error=tr(short(exc))))
     started = st.session_state.get(STARTED_KEY)
     if started is not None:
-        st.caption(f"Spark started in {started:.0f} s ({STARTING.removeprefix('starting Spark ')}; "
-                   "later runs reuse it).")
+        st.caption(_("Spark started in {seconds} s (first run only; later runs reuse it).").format(
+            seconds=f"{started:.0f}"))
 
 
 # ---------------------------------------------------------------- results
@@ -219,15 +236,16 @@ def target_input(config: LoadConfig, report: dict[str, Any]) -> float:
 
     default = default_target(report.get("topic_peak_messages_per_s"), config.consumers) or 1.0
     peak = report.get("topic_peak_messages_per_s") or 0.0
+    values = {"default": f"{default:,.3f}", "peak": f"{peak:,.2f}", "consumers": min(config.consumers)}
     value = st.number_input(
-        "Target: the peak messages/s one consumer can sustain", min_value=0.001, value=default,
+        _("Target: the peak messages/s one consumer can sustain"), min_value=0.001, value=default,
         key=TARGET_KEY, format="%.3f",
-        help=f"Default {default:,.3f}: the topic's peak ({peak:,.2f} messages/s in the busiest window) split "
-             f"evenly over the smallest group ({min(config.consumers)} consumers). Set it to what one "
-             "consumer of yours processes per second.")
-    st.caption(f"The target is what one consumer can process per second. The default ({default:,.3f}) is the "
-               f"topic's peak of {peak:,.2f} messages/s split over {min(config.consumers)} consumers: a perfectly "
-               "balanced group of that size just meets it, so the recommendation shows what skew costs.")
+        help=_("Default {default}: the topic's peak ({peak} messages/s in the busiest window) split evenly over the "
+               "smallest group ({consumers} consumers). Set it to what one consumer of yours processes per "
+               "second.").format(**values))
+    st.caption(_("The target is what one consumer can process per second. The default ({default}) is the topic's "
+                 "peak of {peak} messages/s split over {consumers} consumers: a perfectly balanced group of that "
+                 "size just meets it, so the recommendation shows what skew costs.").format(**values))
     return float(value)
 
 
@@ -244,13 +262,20 @@ def recommendation(consumers: pd.DataFrame, parts: pd.DataFrame, target: float, 
     from engine.spark.report import recommend
 
     best = recommend(consumers.to_dict("records"), target, metric)
-    if best is not None and best.meets_target:
-        st.success("Recommendation: " + best.sentence("peak messages/s"))
-    elif best is not None:
+    if best is None:
+        return
+    values = {"partitions": best.num_partitions, "consumers": best.consumers, "strategy": best.strategy,
+              "load": f"{best.max_load:,.1f}", "target": f"{best.target:,.1f}"}  # Recommendation.sentence's
+    if best.meets_target:
+        st.success(_("Recommendation: {partitions} partitions with {consumers} consumers ({strategy}) keeps the "
+                     "busiest consumer at {load} peak messages/s against a target of {target}").format(**values))
+    else:
         floor = float(parts[parts["num_partitions"] == best.num_partitions]["peak_messages_per_s"].max())
-        st.warning("Recommendation: " + best.sentence("peak messages/s") +
-                   f". The hottest partition alone peaks at {floor:,.2f} messages/s: more consumers cannot "
-                   "split one partition; more partitions or a different key can.")
+        st.warning(_("Recommendation: {partitions} partitions with {consumers} consumers ({strategy}) cannot keep "
+                     "(closest option) the busiest consumer at {load} peak messages/s against a target of "
+                     "{target}. The hottest partition alone peaks at {floor} messages/s: more consumers cannot "
+                     "split one partition; more partitions or a different key can.").format(
+            floor=f"{floor:,.2f}", **values))
 
 
 def busiest_table(consumers: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -259,19 +284,39 @@ def busiest_table(consumers: pd.DataFrame, metric: str) -> pd.DataFrame:
     worst = max_consumer_load(consumers.to_dict("records"), metric)
     table = pd.DataFrame([{"strategy": k[0], "consumers": k[1], "partitions": k[2], "busiest consumer": v}
                           for k, v in worst.items()])
-    return table.pivot_table(index=["partitions", "consumers"], columns="strategy",
-                             values="busiest consumer").round(3)
+    pivot = table.pivot_table(index=["partitions", "consumers"], columns="strategy",
+                              values="busiest consumer").round(3)
+    return pivot.rename_axis(index=[tr("partitions"), tr("consumers")])  # index headers: no hook renames them
 
 
 def downloads(parts: pd.DataFrame, hot: pd.DataFrame, consumers: pd.DataFrame) -> None:
     buffer = io.BytesIO()
     parts.to_parquet(buffer, index=False)
     d1, d2, d3, d4 = st.columns(4)
-    d1.download_button("Partitions (CSV)", parts.to_csv(index=False), "partitions.csv", "text/csv",
+    d1.download_button(_("Partitions (CSV)"), parts.to_csv(index=False), "partitions.csv", "text/csv",
                        key="load.download_partitions_csv")
-    d2.download_button("Partitions (Parquet)", buffer.getvalue(), "partitions.parquet", "application/octet-stream",
+    d2.download_button(_("Partitions (Parquet)"), buffer.getvalue(), "partitions.parquet", "application/octet-stream",
                        key="load.download_partitions_parquet")
-    d3.download_button("Hot keys (CSV)", hot.to_csv(index=False), "hot_keys.csv", "text/csv",
+    d3.download_button(_("Hot keys (CSV)"), hot.to_csv(index=False), "hot_keys.csv", "text/csv",
                        key="load.download_hot_keys")
-    d4.download_button("Consumers (CSV)", consumers.to_csv(index=False), "consumers.csv", "text/csv",
+    d4.download_button(_("Consumers (CSV)"), consumers.to_csv(index=False), "consumers.csv", "text/csv",
                        key="load.download_consumers", disabled=consumers.empty)
+
+
+_PARTITIONS = re.compile(r"(%\{customdata\}|\d+) partitions")
+_CONSUMERS = re.compile(r"(\d+) consumers")
+
+
+def in_language(fig: Any) -> Any:
+    """A load figure's hover templates and "3 consumers" category labels in the session's language (the chart
+    hook translates titles, axes, legends and whole texts; these carry numbers inside)."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return fig
+    partitions = lambda m: _("{n} partitions").format(n=m.group(1))  # noqa: E731
+    for trace in fig.data:
+        if trace.hovertemplate:
+            trace.hovertemplate = _PARTITIONS.sub(partitions, trace.hovertemplate)
+        if trace.x is not None and len(trace.x) and all(isinstance(x, str) and _CONSUMERS.fullmatch(x)
+                                                         for x in trace.x):
+            trace.x = [_("{n} consumers").format(n=_CONSUMERS.fullmatch(x).group(1)) for x in trace.x]
+    return fig

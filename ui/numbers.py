@@ -20,6 +20,7 @@ import streamlit as st
 
 from engine.errors import InputError
 from engine.inputs import parse_decimal, parse_whole_number
+from ui.i18n import _, tr
 
 
 def whole_number(text: str, what: str, low: int, high: int) -> int:
@@ -47,7 +48,8 @@ def _field(container: Any, label: str, default: Any, key: str, help: str, parse)
         value = parse(text)
     except InputError as exc:
         kept = ss.get(accepted, default)
-        container.error(f"{exc}. Still using {kept:,}.", icon=":material/block:")
+        container.error(_("{error}. Still using {kept}.").format(error=tr(str(exc)), kept=f"{kept:,}"),
+                        icon=":material/block:")
         return kept
     ss[accepted] = value
     return value
@@ -56,7 +58,7 @@ def _field(container: Any, label: str, default: Any, key: str, help: str, parse)
 def whole_number_input(label: str, low: int, high: int, default: int, key: str, help: str = "",
                        container: Any = None) -> int:
     """A text field for a whole number in ``low..high``; a refused value is named under the field."""
-    rule = f"A whole number {low:,}..{high:,}."
+    rule = _("A whole number {low}..{high}.").format(low=f"{low:,}", high=f"{high:,}")
     return int(_field(container or st, label, default, key, f"{help} {rule}".strip(),
                       lambda text: whole_number(text, label, low, high)))
 
@@ -64,6 +66,6 @@ def whole_number_input(label: str, low: int, high: int, default: int, key: str, 
 def decimal_input(label: str, low: float, high: float, default: float, key: str, help: str = "",
                   container: Any = None) -> float:
     """A text field for a number in ``low..high``; a refused value is named under the field."""
-    rule = f"A number {low:g}..{high:g}."
+    rule = _("A number {low}..{high}.").format(low=f"{low:g}", high=f"{high:g}")
     return float(_field(container or st, label, default, key, f"{help} {rule}".strip(),
                         lambda text: decimal(text, label, low, high)))

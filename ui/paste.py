@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from engine.errors import LimitError
+from ui.i18n import _
 
 
 def checked_paste(text: str, max_chars: int, what: str) -> str:
@@ -33,6 +34,6 @@ def checked_paste(text: str, max_chars: int, what: str) -> str:
 
 def paste_area(label: str, key: str, max_chars: int, help: str = "", container: Any = None, **kw: Any) -> str:
     """A text area limited to ``max_chars`` in the browser, with the limit in its help text."""
-    limit = f"At most {max_chars:,} characters (the browser stops a longer paste)."
+    limit = _("At most {n} characters (the browser stops a longer paste).").format(n=f"{max_chars:,}")
     return str((container or st).text_area(label, key=key, max_chars=max_chars, help=f"{help} {limit}".strip(),
                                            **kw))

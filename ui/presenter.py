@@ -19,7 +19,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.i18n import _, current_language, translate_figure
+from ui.i18n import _, current_language, translate_columns, translate_figure
 
 MODE = "present.mode"  # the session's choice (not a widget key: survives page switches)
 TOGGLE = "present.toggle"
@@ -181,8 +181,10 @@ def assignment_handout_button(ref: Any, step: int, results: dict[Any, Any]) -> N
     from ui.cached import grid_figure, metrics_of
 
     done = [a for a, r in results.items() if not isinstance(r, str)]
-    table = pd.DataFrame([balance_row(a, metrics_of(ref, a, step), results[a][step]) for a in done])
-    figures = [(a.title, grid_figure(ref, a, step, a.title)) for a in done]
+    language = current_language()  # the handout in the page's language: headers, chart titles and labels
+    table = translate_columns(pd.DataFrame([balance_row(a, metrics_of(ref, a, step), results[a][step])
+                                            for a in done]), language)
+    figures = [(a.title, translate_figure(grid_figure(ref, a, step, a.title), language)) for a in done]
     title, intro = _("Kafka Partition Lab: assignments compared"), _("Step {step} of the scenario.").format(step=step)
     st.download_button(_("Handout (one-page HTML, works offline)"), lambda: handout_html(title, intro, table, figures),
                        "assignments-handout.html", "text/html", key="assign.download_handout",

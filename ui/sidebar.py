@@ -6,6 +6,7 @@ import streamlit as st
 
 from engine.errors import ScenarioError
 from engine.presets import PRESETS, blank_scenario, build_preset
+from ui.i18n import _, tr
 from ui.state import current_preset, current_scenario, init_state, preset_title, set_scenario, url_error
 
 PRESET_KEY = "sidebar.preset"
@@ -31,31 +32,30 @@ def new_blank_callback() -> None:
 def render_sidebar() -> None:
     init_state()
     scenario = current_scenario()
+    labels = {PRESET_PLACEHOLDER: _("choose a preset..."), **{k: tr(p.title) for k, p in PRESETS.items()}}
     with st.sidebar:
         st.selectbox(
-            "Load a preset scenario",
+            _("Load a preset scenario"),
             [PRESET_PLACEHOLDER, *PRESETS],
-            format_func=lambda k: "choose a preset..." if not k else PRESETS[k].title,
+            format_func=labels.__getitem__,  # translated now: AppTest formats values outside the script run
             key=PRESET_KEY,
             on_change=load_preset_callback,
-            help="The seed articles' four examples and realistic groups. Edit it on the home page.",
+            help=_("The seed articles' four examples and realistic groups. Edit it on the home page."),
         )
         first = scenario.first
         title = preset_title(current_preset()) if current_preset() else (scenario.name or "custom scenario")
-        st.caption("Current scenario")
-        st.text(
-            f"{title}\n"
-            f"{len(first.topics)} topic(s), {first.total_partitions} partition(s)\n"
-            f"{len(first.members)} consumer(s), {len(scenario.steps)} step(s)"
-        )
-        st.button("New blank scenario", key="sidebar.blank", on_click=new_blank_callback,
+        st.caption(_("Current scenario"))
+        st.text(_("{title}\n{topics} topic(s), {partitions} partition(s)\n{consumers} consumer(s), {steps} step(s)")
+                .format(title=tr(title), topics=len(first.topics), partitions=first.total_partitions,
+                        consumers=len(first.members), steps=len(scenario.steps)))
+        st.button(_("New blank scenario"), key="sidebar.blank", on_click=new_blank_callback,
                   icon=":material/note_add:",
-                  help="Start from one topic (t0, 3 partitions) and one consumer (C0), with no rebalance steps; "
-                       "build the group on the home page.")
+                  help=_("Start from one topic (t0, 3 partitions) and one consumer (C0), with no rebalance steps; "
+                         "build the group on the home page."))
         if url_error():
-            st.error(f"The shared link could not be loaded: {url_error()}")
+            st.error(_("The shared link could not be loaded: {error}").format(error=tr(url_error() or "")))
         if st.session_state.get("sidebar.error"):
-            st.error(st.session_state["sidebar.error"])
+            st.error(tr(st.session_state["sidebar.error"]))
         from ui.presenter import render_toggle
 
         render_toggle()

@@ -119,6 +119,8 @@ URL_WIDGETS: dict[str, type] = {
     "rebalance.source": str, "rebalance.animate": list,  # rebalance.step: pages/2_Rebalance.py (its key varies)
     "keys.partitions": int, "keys.remap_to": int, "sizing.target_mb_s": str,  # str: a ui.numbers text field
     "wheel.tick_ms": int, "wheel.wheel_size": int, "protocol.restart_s": int, "protocol.restart_session_s": int,
+    "compare.left": str, "compare.right": str, "compare.left_partitions": int, "compare.right_partitions": int,
+    "compare.step": int,
 }
 KEY_URL_WIDGETS = "scenario.url_widgets"  # the URL text last applied to / written from each widget
 

@@ -24,6 +24,7 @@ from engine import (
     free_member_id,
     make_event,
 )
+from ui.i18n import _, tr
 from ui.numbers import whole_number, whole_number_input
 from ui.state import current_scenario
 
@@ -44,11 +45,19 @@ def timeline_key(prefix: str, timeline: Timeline) -> str:
     return f"{prefix}.{zlib.crc32(chr(31).join(timeline.labels).encode('utf-8', 'surrogatepass')):08x}"
 
 
+def step_text(label: str) -> str:
+    """A step's label (``engine.step_labels``: "C1 leaves; t0: 2 -> 4 partitions") in the session's language,
+    each part translated on its own (``tr`` and the catalogue's templates)."""
+    return "; ".join(tr(part) for part in label.split("; "))
+
+
 def step_choice(timeline: Timeline) -> int:
     """The rebalance (step 1..) to show, chosen by the labels of this very timeline."""
-    return int(st.selectbox("Rebalance", range(1, len(timeline.scenario.steps)),
-                            key=timeline_key("rebalance.step", timeline),
-                            format_func=lambda i: f"step {i}: {timeline.labels[i]}"))
+    steps = range(1, len(timeline.scenario.steps))
+    # labels made now, not in format_func: AppTest calls format_func outside the run (no session language)
+    labels = {i: _("step {n}: {label}").format(n=i, label=step_text(timeline.labels[i])) for i in steps}
+    return int(st.selectbox(_("Rebalance"), steps, key=timeline_key("rebalance.step", timeline),
+                            format_func=labels.__getitem__))
 
 
 def events() -> list:
@@ -83,8 +92,8 @@ def event_timeline(scenario: Scenario) -> tuple[Timeline, Timeline]:
         built = build_timeline(scenario, events())
         return (built if events() else build_timeline(scenario, default_events(scenario))), built
     except ScenarioError as exc:
-        st.error(f"The event timeline no longer fits the scenario: {exc}")
-        st.button("Clear the timeline", key="rebalance.clear_broken", on_click=clear_events_callback)
+        st.error(_("The event timeline no longer fits the scenario: {error}").format(error=tr(str(exc))))
+        st.button(_("Clear the timeline"), key="rebalance.clear_broken", on_click=clear_events_callback)
         st.stop()
 
 
@@ -92,23 +101,24 @@ def event_form(timeline: Timeline) -> None:
     """Add an event (one or two rebalances) to the timeline built on this page."""
     last = timeline.scenario.steps[-1]
     with st.container(border=True):
-        st.markdown("**Build a timeline of events** (each event is one or two rebalances)")
+        st.markdown(_("**Build a timeline of events** (each event is one or two rebalances)"))
         c1, c2, c3 = st.columns(3)
-        fields = EVENT_FIELDS[c1.selectbox("event", list(EVENT_KINDS), format_func=EVENT_KINDS.get,
+        kinds = {kind: tr(text) for kind, text in EVENT_KINDS.items()}  # the values stay the kinds
+        fields = EVENT_FIELDS[c1.selectbox(_("event"), list(EVENT_KINDS), format_func=kinds.__getitem__,
                                            key="rebalance.kind")]
         if "member" in fields:
-            c2.selectbox("consumer", last.member_ids, key=FIELD_KEYS["member"])
+            c2.selectbox(_("consumer"), last.member_ids, key=FIELD_KEYS["member"])
         if "new_id" in fields:
-            c2.text_input("new member id", free_member_id(timeline.scenario), key=FIELD_KEYS["new_id"])
+            c2.text_input(_("new member id"), free_member_id(timeline.scenario), key=FIELD_KEYS["new_id"])
         if "topic" in fields:
-            c2.selectbox("topic", list(last.topics), key=FIELD_KEYS["topic"])
-            whole_number_input("partitions to add", 1, MAX_ADD_PARTITIONS, 2, FIELD_KEYS["count"], container=c3)
+            c2.selectbox(_("topic"), list(last.topics), key=FIELD_KEYS["topic"])
+            whole_number_input(_("partitions to add"), 1, MAX_ADD_PARTITIONS, 2, FIELD_KEYS["count"], container=c3)
         if "topics" in fields:
-            c3.multiselect("new subscription", list(last.topics), key=FIELD_KEYS["topics"])
+            c3.multiselect(_("new subscription"), list(last.topics), key=FIELD_KEYS["topics"])
         b1, b2 = st.columns(2)
-        b1.button("Add event to the timeline", key="rebalance.add_event", on_click=add_event_callback)
-        b2.button("Clear the timeline", key="rebalance.clear", on_click=clear_events_callback)
+        b1.button(_("Add event to the timeline"), key="rebalance.add_event", on_click=add_event_callback)
+        b2.button(_("Clear the timeline"), key="rebalance.clear", on_click=clear_events_callback)
         if st.session_state.get(ERROR):
-            st.error(st.session_state[ERROR])
+            st.error(tr(st.session_state[ERROR]))
         if not events():
-            st.caption("No events yet: showing the default, the last consumer leaves.")
+            st.caption(_("No events yet: showing the default, the last consumer leaves."))

@@ -6,6 +6,9 @@ with ``go_to`` / ``next_expiration``, clamped to the frames of the current run.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import streamlit as st
 
 from engine import (
@@ -21,58 +24,62 @@ from engine import (
     parse_task_lines,
     random_tasks,
 )
+from ui.i18n import DEFAULT_LANGUAGE, _, current_language, translate
 from ui.paste import checked_paste, paste_area
 
 STEP = "wheel.step"
 MAX_HAND_CHARS = 200_000  # typed tasks: room for MAX_PAGE_TASKS lines of about 100 characters
 DEFAULT_HAND = ("# id, delay_ms[, add_at_ms[, cancel_at_ms]]\n"
-                "a, 25\nb, 7, 3\nc, 0\nd, 400\ne, 8000, 10, 2000\n")
+                "a, 25\nc, 0\nd, 400\nb, 7, 3\ne, 8000, 10, 2000\n")  # add times never go back
 
 
 def _preset(start_ms: int) -> tuple[TaskSpec, ...]:
     c1, c2, c3 = st.columns(3)
-    duration = c1.number_input("Duration (ms)", value=20_000, step=1_000, key="wheel.preset_duration",
-                               help="How long requests keep arriving (1,000..60,000 ms).")
-    members = c2.number_input("Group members", value=3, step=1, key="wheel.preset_members",
-                              help="1..10; the last one stops heart-beating halfway.")
-    seed = c3.number_input("Seed", value=7, step=1, key="wheel.preset_seed")
-    st.caption(f"produce (acks=all) waits up to request.timeout.ms = {REQUEST_TIMEOUT_MS:,} ms, 95% complete "
-               f"after 2–60 ms; fetch waits up to fetch.max.wait.ms = {FETCH_MAX_WAIT_MS} ms, 60% complete "
-               f"early; heartbeats every {HEARTBEAT_INTERVAL_MS:,} ms against session.timeout.ms = "
-               f"{SESSION_TIMEOUT_MS:,} ms (each one completes the previous). Completed operations are "
-               "cancelled: O(1) unlinking from their bucket.")
+    duration = c1.number_input(_("Duration (ms)"), value=20_000, step=1_000, key="wheel.preset_duration",
+                               help=_("How long requests keep arriving (1,000..60,000 ms)."))
+    members = c2.number_input(_("Group members"), value=3, step=1, key="wheel.preset_members",
+                              help=_("1..10; the last one stops heart-beating halfway."))
+    seed = c3.number_input(_("Seed"), value=7, step=1, key="wheel.preset_seed")
+    st.caption(_("produce (acks=all) waits up to request.timeout.ms = {request} ms, 95% complete after 2–60 ms; "
+                 "fetch waits up to fetch.max.wait.ms = {fetch} ms, 60% complete early; heartbeats every "
+                 "{heartbeat} ms against session.timeout.ms = {session} ms (each one completes the previous). "
+                 "Completed operations are cancelled: O(1) unlinking from their bucket.").format(
+        request=f"{REQUEST_TIMEOUT_MS:,}", fetch=FETCH_MAX_WAIT_MS, heartbeat=f"{HEARTBEAT_INTERVAL_MS:,}",
+        session=f"{SESSION_TIMEOUT_MS:,}"))
     return tuple(kafka_preset(int(seed), int(duration), int(members), start_ms=start_ms))
 
 
 def _random(start_ms: int) -> tuple[TaskSpec, ...]:
     c1, c2, c3, c4 = st.columns(4)
-    count = c1.number_input("Tasks", value=60, step=10, key="wheel.random_count",
-                            help=f"0..{MAX_PAGE_TASKS:,} on this page")
-    max_delay = c2.number_input("Max delay (ms)", value=2_000, step=100, key="wheel.random_max_delay",
-                                help="Delays are uniform in 0..max.")
-    spread = c3.number_input("Added over (ms)", value=0, step=100, key="wheel.random_spread",
-                             help="0 = all added at the start; otherwise add times are uniform over this "
-                                  "span.")
-    seed = c4.number_input("Seed", value=1, step=1, key="wheel.random_seed")
+    count = c1.number_input(_("Tasks"), value=60, step=10, key="wheel.random_count",
+                            help=_("0..{max} on this page").format(max=f"{MAX_PAGE_TASKS:,}"))
+    max_delay = c2.number_input(_("Max delay (ms)"), value=2_000, step=100, key="wheel.random_max_delay",
+                                help=_("Delays are uniform in 0..max."))
+    spread = c3.number_input(_("Added over (ms)"), value=0, step=100, key="wheel.random_spread",
+                             help=_("0 = all added at the start; otherwise add times are uniform over this "
+                                    "span."))
+    seed = c4.number_input(_("Seed"), value=1, step=1, key="wheel.random_seed")
     check_wheel_page_tasks(int(count))
     return tuple(random_tasks(int(count), int(seed), int(max_delay), int(spread), start_ms))
 
 
 def _by_hand(start_ms: int) -> tuple[TaskSpec, ...]:
-    text = paste_area("One task per line: id, delay_ms[, add_at_ms[, cancel_at_ms]]", "wheel.hand",
-                      MAX_HAND_CHARS, "add_at_ms must not go back in time; cancel_at_ms = the operation completes "
-                      "then.", value=DEFAULT_HAND, height=160)
+    text = paste_area(_("One task per line: id, delay_ms[, add_at_ms[, cancel_at_ms]]"), "wheel.hand",
+                      MAX_HAND_CHARS, _("add_at_ms must not go back in time; cancel_at_ms = the operation "
+                                        "completes then."), value=DEFAULT_HAND, height=160)
     return tuple(parse_task_lines(checked_paste(text, MAX_HAND_CHARS, "tasks")))
 
 
-SOURCES = {"Kafka preset": _preset, "Random batch": _random, "By hand": _by_hand}
+SOURCES = {"Kafka preset": _preset, "Random batch": _random, "By hand": _by_hand}  # values: in URLs and tests
 
 
 def tasks_from_widgets(start_ms: int) -> tuple[TaskSpec, ...]:
     """The tasks of the chosen source (``EngineError`` for bad input, shown by the page)."""
-    source = st.radio("Tasks", list(SOURCES), horizontal=True, key="wheel.source",
-                      help=f"At most {MAX_PAGE_TASKS:,} tasks on this page (the CLI takes "
-                           f"{MAX_TRACED_TASKS:,}).")
+    labels = {"Kafka preset": _("Kafka preset"), "Random batch": _("Random batch"), "By hand": _("By hand")}
+    source = st.radio(_("Tasks"), list(SOURCES), horizontal=True, key="wheel.source",
+                      format_func=labels.__getitem__,  # translated here: AppTest calls it outside the run
+                      help=_("At most {page} tasks on this page (the CLI takes {cli}).").format(
+                          page=f"{MAX_PAGE_TASKS:,}", cli=f"{MAX_TRACED_TASKS:,}"))
     return SOURCES[source](start_ms)
 
 
@@ -97,18 +104,33 @@ def step_controls(frames: list) -> None:
     last = len(frames) - 1
     advances = [f.step for f in frames if f.kind == "advance"]
     b = st.columns(5)
-    b[0].button("Start", icon=":material/first_page:", key="wheel.first", on_click=go_to, args=(0, last),
+    b[0].button(_("Start"), icon=":material/first_page:", key="wheel.first", on_click=go_to, args=(0, last),
                 width="stretch")
-    b[1].button("Back", icon=":material/chevron_left:", key="wheel.prev",
+    b[1].button(_("Back"), icon=":material/chevron_left:", key="wheel.prev",
                 on_click=lambda: go_to(st.session_state[STEP] - 1, last), width="stretch")
-    b[2].button("Step", icon=":material/chevron_right:", key="wheel.next",
+    b[2].button(_("Step"), icon=":material/chevron_right:", key="wheel.next",
                 on_click=lambda: go_to(st.session_state[STEP] + 1, last), width="stretch",
-                help="One step: a group of adds at one instant, or one clock advance.")
-    b[3].button("Next expiration", icon=":material/fast_forward:",
+                help=_("One step: a group of adds at one instant, or one clock advance."))
+    b[3].button(_("Next expiration"), icon=":material/fast_forward:",
                 key="wheel.next_expiration", on_click=next_expiration,
                 args=(advances, last), width="stretch",
-                help="Jump to the next bucket expiration (the next DelayQueue poll).")
-    b[4].button("End", icon=":material/last_page:", key="wheel.last", on_click=go_to, args=(last, last),
+                help=_("Jump to the next bucket expiration (the next DelayQueue poll)."))
+    b[4].button(_("End"), icon=":material/last_page:", key="wheel.last", on_click=go_to, args=(last, last),
                 width="stretch")
     if last > 0:
-        st.slider("Step", 0, last, key=STEP)
+        st.slider(_("Step"), 0, last, key=STEP)
+
+
+@functools.lru_cache(maxsize=16_384)
+def _hover(text: str, language: str) -> str:
+    return translate(text, language)  # most bucket texts repeat from step to step
+
+
+def hovers_translated(fig: Any) -> Any:
+    """The rings' bucket hover texts in the session's language (the chart hook translates titles and trace
+    names, not hover texts)."""
+    language = current_language()
+    if language != DEFAULT_LANGUAGE:
+        fig.for_each_trace(lambda t: t.update(hovertext=[_hover(h, language) for h in t.hovertext])
+                           if t.hovertext else None)
+    return fig

@@ -12,7 +12,7 @@ from typing import Any
 
 _EXPORTS: dict[str, str] = {  # module -> the figures (and helpers) it exports here
     "engine.charts.assignment": "assignment_grid load_bars",
-    "engine.charts.rebalance": "rebalance_animation pause_timeline_figure",
+    "engine.charts.rebalance": "rebalance_animations Panel pause_timeline_figure",
     "engine.charts.keys": "partition_histogram remap_chart producer_timeline",
     "engine.charts.protocol": "sequence_figure restart_comparison restart_timeline",
     "engine.charts.replicas": "replica_matrix leader_counts_figure",

@@ -7,8 +7,9 @@ change owner, plus the partitions of departed members); in the second half they 
 owner, and everything else slides to its place in the final assignment.  Partitions whose owner changed
 are red, new partitions green, partitions revoked and handed back to the same owner light blue.
 
-``rebalance_animation(before={"C0": [a, b], "C1": [c]}, after={"C0": [a, c]}, ...)`` has 3 partitions in
-every frame; ``b`` is not in ``after`` (its topic was deleted) and ends in the pool.
+``rebalance_animations`` draws one panel per strategy with one Play and one slider.  A panel with
+``before={"C0": [a, b], "C1": [c]}, after={"C0": [a, c]}`` has 3 partitions in every frame; ``b`` is not in
+``after`` (its topic was deleted) and ends in the pool (tests/test_charts_rebalance.py).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from engine.consumer.pause import PauseReport
 from engine.java.strings import string_compare_key
 from engine.scenario import TopicPartition
 
-GL_THRESHOLD = 3_000
 KINDS = ("kept", "revoked, same owner", "moved to a new owner", "new / unassigned -> assigned", "deleted")
 KIND_COLOURS = ("#4C78A8", "#9ecae9", "#E45756", "#54A24B", "#BAB0AC")
 
@@ -125,117 +125,6 @@ def default_frames_per_leg(partitions: int) -> int:
 
 def _ease(t: float) -> float:
     return t * t * (3 - 2 * t)
-
-
-def rebalance_animation(
-    before: Assignment,
-    after: Assignment,
-    member_order: Sequence[str],
-    revoked: Iterable[TopicPartition] | None = None,
-    title: str = "",
-    frames_per_leg: int | None = None,
-    frame_ms: int = 120,
-    validate: bool = False,
-) -> go.Figure:
-    """An animated figure (frames + Play + slider); ``revoked=None`` animates an eager rebalance."""
-    travel = plan_travel(before, after, member_order, revoked)
-    if frames_per_leg is None:
-        frames_per_leg = default_frames_per_leg(len(travel.labels))
-    positions = frame_positions(travel, frames_per_leg)
-    trace_type = "scattergl" if len(travel.labels) > GL_THRESHOLD else "scatter"
-    groups = [np.flatnonzero(travel.kinds == k) for k in range(len(KINDS))]
-    labels = np.array(plain_all(travel.labels), dtype=object)
-
-    def traces(pos: np.ndarray, full: bool) -> list[dict]:
-        out = []
-        for k, idx in enumerate(groups):
-            trace: dict = {"type": trace_type, "x": pos[idx, 0], "y": pos[idx, 1]}
-            if full:
-                trace.update(
-                    mode="markers",
-                    name=f"{KINDS[k]} ({idx.size})",
-                    marker={
-                        "color": KIND_COLOURS[k],
-                        "size": 9 if idx.size < 400 else 5,
-                        "line": {"width": 0},
-                    },
-                    text=labels[idx],
-                    hovertemplate="%{text}<extra></extra>",
-                    showlegend=True,
-                )
-            out.append(trace)
-        return out
-
-    names = [str(i) for i in range(len(positions))]
-    leg = frames_per_leg
-    step_labels = ["before"] + [""] * (leg - 1) + ["revoked"] + [""] * (leg - 1) + ["after"]
-    frames = [{"name": names[i], "data": traces(p, False), "traces": list(range(len(KINDS)))}
-              for i, p in enumerate(positions)]
-    redraw = trace_type == "scattergl"
-    play = {"frame": {"duration": frame_ms, "redraw": redraw}, "fromcurrent": True,
-            "transition": {"duration": frame_ms // 2}, "mode": "immediate"}
-    tallest = max([1.0, *(float(p[:, 1].max()) for p in positions if len(p))])
-    layout = {
-        "title": {"text": title},
-        "height": int(min(900, max(360, 190 + 14 * tallest))) if len(travel.labels) <= GL_THRESHOLD else 760,
-        "margin": {"l": 10, "r": 10, "t": 60 if title else 40, "b": 130},
-        "xaxis": {
-            "tickvals": list(range(len(member_order) + 1)),
-            "ticktext": ["revoked / unassigned", *plain_all(member_order)],
-            "range": [-0.7, len(member_order) + 0.7],
-            "showgrid": False,
-            "zeroline": False,
-            "side": "top",
-        },
-        "yaxis": {"autorange": False, "range": [tallest + 1, -1], "visible": False},
-        "legend": {"orientation": "h", "x": 0, "y": 0, "yanchor": "top"},
-        "updatemenus": [
-            {
-                "type": "buttons",
-                "direction": "left",
-                "x": 0,
-                "y": -0.12,
-                "xanchor": "left",
-                "yanchor": "top",
-                "showactive": False,
-                "pad": {"t": 30},
-                "buttons": [
-                    {"label": "Play", "method": "animate", "args": [None, play]},
-                    {
-                        "label": "Pause",
-                        "method": "animate",
-                        "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}],
-                    },
-                ],
-            }
-        ],
-        "sliders": [
-            {
-                "active": 0,
-                "x": 0.25,
-                "len": 0.75,
-                "y": -0.12,
-                "yanchor": "top",
-                "currentvalue": {"prefix": "frame "},
-                "pad": {"t": 30, "b": 0},
-                "steps": [
-                    {
-                        "label": step_labels[i] or names[i],
-                        "method": "animate",
-                        "args": [
-                            [names[i]],
-                            {"frame": {"duration": 0, "redraw": redraw}, "mode": "immediate"},
-                        ],
-                    }
-                    for i in range(len(names))
-                ],
-            }
-        ],
-    }
-    # The dicts above are built to plotly's schema (tests validate a small figure); skipping the per-frame
-    # validation keeps a 10,000-partition animation well under a second.
-    return go.Figure({"data": traces(positions[0], True), "layout": layout, "frames": frames},
-                     _validate=validate)
 
 
 SPEEDS = {"slow": 400, "normal": 160, "fast": 60}  # ms per frame of the Play button

@@ -162,8 +162,8 @@ def wheel_animation(frames: Sequence[WheelFrame], config: WheelConfig, levels: i
     play = {"frame": {"duration": duration_ms, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0}}
     layout.update(
         updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": -0.02, "xanchor": "left",
-                      "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, play]},
-                                  {"label": "⏸ Pause", "method": "animate",
+                      "buttons": [{"label": "Play", "method": "animate", "args": [None, play]},
+                                  {"label": "Pause", "method": "animate",
                                    "args": [[None], {"frame": {"duration": 0, "redraw": False},
                                                      "mode": "immediate"}]}]}],
         sliders=[{"active": 0, "x": 0.15, "len": 0.85, "y": -0.02, "currentvalue": {"prefix": "step "},

@@ -66,15 +66,16 @@ def test_the_course_end_to_end_in_english(server: str, browser) -> None:
         context.close()
 
 
-def test_a_lesson_in_chinese(server: str, browser) -> None:
+def test_the_course_end_to_end_in_chinese(server: str, browser) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         page = context.new_page()
-        page.goto(f"{server}/Lessons?lang=zh&lesson=3&step=1", timeout=PAGE_TIMEOUT_MS)
+        page.goto(f"{server}/Lessons?lang=zh&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
         wait_rendered(page)
         assert page.locator("h1").first.inner_text().strip() == "引导课程"
-        walk(page, [3], "zh")
+        walk(page, list(range(1, len(course()) + 1)), "zh")
         assert "lang=zh" in page.url
+        assert "已答对 15 / 15 步" in page.locator('[data-testid="stProgress"]').inner_text()
     finally:
         context.close()
 

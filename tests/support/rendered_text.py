@@ -11,8 +11,8 @@ from typing import Any
 
 SKIP_FIELDS = {"id", "form_id", "key", "spec", "data", "type", "format", "theme", "icon", "url", "page",
                "page_script_hash", "language", "default", "value", "raw_value", "selection_mode", "styles",
-               "columns", "column_order", "mime", "file_name", "set_value", "body_type", "width_config",
-               "height_config", "text_alignment_config", "gap_config", "selection_mode", "color"}
+               "columns", "arrow_data", "column_order", "mime", "file_name", "set_value", "body_type", "width_config",
+               "height_config", "text_alignment_config", "gap_config", "color", "config"}
 
 
 def _nodes(node: Any) -> Iterator[Any]:
@@ -41,7 +41,7 @@ def figure_texts(spec: dict[str, Any]) -> Iterator[str]:
     layout = spec.get("layout", {})
     for name, axis in layout.items():
         if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
-            yield from [str((axis.get("title") or {}).get("text") or "")]
+            yield from [str((axis.get("title") or {}).get("text") or ""), *map(str, axis.get("ticktext") or ())]
     yield str((layout.get("title") or {}).get("text") or "")
     yield str(((layout.get("legend") or {}).get("title") or {}).get("text") or "")
     yield from (str(a.get("text") or "") for a in layout.get("annotations") or ())
@@ -71,6 +71,7 @@ def rendered_texts(at: Any) -> list[str]:
         found.extend(_strings(proto))
         if type(proto).__name__ == "PlotlyChart" and proto.spec:
             found.extend(figure_texts(json.loads(proto.spec)))
-        if type(proto).__name__ in ("Arrow", "ArrowTable") and proto.data:
-            found.extend(table_headers(proto.data))
+        arrow = getattr(proto, "arrow_data", None) or proto  # st.dataframe's proto wraps the Arrow table
+        if type(proto).__name__ in ("Arrow", "ArrowTable", "Dataframe") and getattr(arrow, "data", None):
+            found.extend(table_headers(arrow.data))
     return [t for t in found if t.strip()]
