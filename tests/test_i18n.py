@@ -62,3 +62,17 @@ def test_untranslated_sees_prose_and_spares_kafka_terms() -> None:
 def test_worked_examples_of_i18n_hold() -> None:
     result = doctest.testmod(i18n, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 5 and result.failed == 0
+
+
+def test_the_switch_changes_the_language_and_it_survives_a_page_change() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=120).run()
+    at.selectbox(key=i18n.SWITCH_KEY).set_value("zh").run()
+    assert not at.exception
+    assert at.subheader[0].value == i18n.catalog("zh")["Pages"]
+    assert at.query_params["lang"] in ("zh", ["zh"])
+    at.switch_page("pages/2_Rebalance.py").run()
+    assert not at.exception
+    assert at.title[0].value == i18n.catalog("zh")["Rebalance"]
+    assert at.selectbox(key=i18n.SWITCH_KEY).value == "zh"

@@ -26,6 +26,7 @@ from engine.scenario import TopicPartition
 from ui.cached import client_crash_of, outcomes_or_error
 from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
 from ui.state import ScenarioRef
+from ui.url_choice import url_backed
 
 STATE_KEY = "client.selected"
 QUERY_KEY = "client"
@@ -41,14 +42,7 @@ def normalise(value: object) -> str:
 
 def current_client() -> str:
     """The session's client: the last radio choice, else ``?client=``, else Java; kept in the URL."""
-    if STATE_KEY not in st.session_state:
-        st.session_state[STATE_KEY] = normalise(st.query_params.get(QUERY_KEY))
-    client = normalise(st.session_state[STATE_KEY])
-    if client != DEFAULT_CLIENT and st.query_params.get(QUERY_KEY) != client:
-        st.query_params[QUERY_KEY] = client
-    elif client == DEFAULT_CLIENT and QUERY_KEY in st.query_params:
-        del st.query_params[QUERY_KEY]
-    return client
+    return url_backed(STATE_KEY, QUERY_KEY, DEFAULT_CLIENT, normalise)
 
 
 def _remember(widget_key: str) -> None:

@@ -30,6 +30,7 @@ LANGUAGES: dict[str, str] = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
 QUERY_KEY = "lang"
 STATE_KEY = "i18n.lang"
+SWITCH_KEY = "i18n.switch"  # the sidebar widget's own key
 
 _last_language = DEFAULT_LANGUAGE  # see current_language
 MISSING: set[tuple[str, str]] = set()  # (language, msgid) asked for but not translated; read by the tests
@@ -157,19 +158,13 @@ def current_language() -> str:
     Outside a script run (AppTest calling a widget's ``format_func`` to find an option) it is the language of
     the last run in this thread's process, so formatted options match what that run drew."""
     global _last_language
-    import streamlit as st
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     if get_script_run_ctx() is None:
         return _last_language
-    if STATE_KEY not in st.session_state:
-        st.session_state[STATE_KEY] = normalise(st.query_params.get(QUERY_KEY))
-    language = normalise(st.session_state[STATE_KEY])
-    if language != DEFAULT_LANGUAGE and st.query_params.get(QUERY_KEY) != language:
-        st.query_params[QUERY_KEY] = language
-    elif language == DEFAULT_LANGUAGE and QUERY_KEY in st.query_params:
-        del st.query_params[QUERY_KEY]
-    _last_language = language
+    from ui.url_choice import url_backed
+
+    language = _last_language = url_backed(STATE_KEY, QUERY_KEY, DEFAULT_LANGUAGE, normalise)
     return language
 
 
@@ -188,11 +183,18 @@ def tr(text: str) -> str:
 
 
 def language_switch() -> None:
-    """The sidebar's language choice (kept in the URL as ``?lang=``)."""
+    """The sidebar's language choice (kept in the URL as ``?lang=``).
+
+    The choice lives in ``STATE_KEY``, not in the widget's own key: Streamlit forgets a widget's value when
+    the user follows a link to another page, the session's language must not."""
     import streamlit as st
 
-    current_language()
-    st.sidebar.selectbox("Language · 语言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=STATE_KEY)
+    def remember() -> None:
+        st.session_state[STATE_KEY] = normalise(st.session_state.get(SWITCH_KEY))
+
+    st.session_state[SWITCH_KEY] = current_language()
+    st.sidebar.selectbox("Language · 语言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=SWITCH_KEY,
+                         on_change=remember)
 
 
 MAX_TRANSLATED_POINTS = 2_000  # per-point hover texts translated up to this many points a trace (beyond: as is)

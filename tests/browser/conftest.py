@@ -64,3 +64,11 @@ def browser():
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page in a fresh browser context (no cookies, no session), 1500 x 1000, downloads allowed."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
+    yield context.new_page()
+    context.close()

@@ -22,13 +22,6 @@ pytestmark = pytest.mark.browser
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    yield context.new_page()
-    context.close()
-
-
 @pytest.mark.parametrize("path", ["", *(url_path(p) for p in page_files())], ids=lambda p: p or "Home")
 def test_every_page_in_chinese(server: str, page, path: str) -> None:
     page.goto(f"{server}/{path}?lang=zh", timeout=PAGE_TIMEOUT_MS)

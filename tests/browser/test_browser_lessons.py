@@ -54,65 +54,53 @@ def walk(page, lessons: list[int], language: str) -> None:
                 wait_rendered(page)
 
 
-def test_the_course_end_to_end_in_english(server: str, browser) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    try:
-        page = context.new_page()
-        page.goto(f"{server}/Lessons", timeout=PAGE_TIMEOUT_MS)
-        wait_rendered(page)
-        walk(page, list(range(1, len(course()) + 1)), "en")
-        assert "15 of 15 steps answered correctly" in page.locator('[data-testid="stProgress"]').inner_text()
-    finally:
-        context.close()
+def test_the_course_end_to_end_in_english(server: str, page) -> None:
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{server}/Lessons", timeout=PAGE_TIMEOUT_MS)
+    wait_rendered(page)
+    walk(page, list(range(1, len(course()) + 1)), "en")
+    assert "15 of 15 steps answered correctly" in page.locator('[data-testid="stProgress"]').inner_text()
 
 
-def test_the_course_end_to_end_in_chinese(server: str, browser) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    try:
-        page = context.new_page()
-        page.goto(f"{server}/Lessons?lang=zh&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
-        wait_rendered(page)
-        assert page.locator("h1").first.inner_text().strip() == "引导课程"
-        walk(page, list(range(1, len(course()) + 1)), "zh")
-        assert "lang=zh" in page.url
-        assert "已答对 15 / 15 步" in page.locator('[data-testid="stProgress"]').inner_text()
-    finally:
-        context.close()
+def test_the_course_end_to_end_in_chinese(server: str, page) -> None:
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{server}/Lessons?lang=zh&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
+    wait_rendered(page)
+    assert page.locator("h1").first.inner_text().strip() == "引导课程"
+    walk(page, list(range(1, len(course()) + 1)), "zh")
+    assert "lang=zh" in page.url
+    assert "已答对 15 / 15 步" in page.locator('[data-testid="stProgress"]').inner_text()
 
 
-def test_presenter_mode_arrow_keys_and_exports(server: str, browser) -> None:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000}, accept_downloads=True)
-    try:
-        page = context.new_page()
-        page.goto(f"{server}/Lessons?present=1&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
-        wait_rendered(page)
-        assert not page.locator('[data-testid="stSidebar"]').is_visible()
-        assert float(page.locator("h1").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) > 48
-        page.wait_for_timeout(500)  # the arrow-key script's iframe has loaded
-        page.locator("h1").first.click()
-        page.keyboard.press("ArrowRight")
-        page.wait_for_url("**step=2**", timeout=PAGE_TIMEOUT_MS)
-        wait_rendered(page)
-        page.keyboard.press("ArrowLeft")
-        page.wait_for_url("**step=1**", timeout=PAGE_TIMEOUT_MS)
-        full_page_screenshot(page, ARTIFACTS / "issue16-presenter-lesson.png")
+def test_presenter_mode_arrow_keys_and_exports(server: str, page) -> None:
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    page.goto(f"{server}/Lessons?present=1&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
+    wait_rendered(page)
+    assert not page.locator('[data-testid="stSidebar"]').is_visible()
+    assert float(page.locator("h1").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) > 48
+    page.wait_for_timeout(500)  # the arrow-key script's iframe has loaded
+    page.locator("h1").first.click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**step=2**", timeout=PAGE_TIMEOUT_MS)
+    wait_rendered(page)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**step=1**", timeout=PAGE_TIMEOUT_MS)
+    full_page_screenshot(page, ARTIFACTS / "issue16-presenter-lesson.png")
 
-        page.goto(f"{server}/Assignments?preset=seed-d&present=1", timeout=PAGE_TIMEOUT_MS)
-        wait_rendered(page)
-        assert_no_exception(page, "1_Assignments.py (presenter)")
-        chart = page.locator('[data-testid="stPlotlyChart"]').first
-        chart.hover()
-        with page.expect_download(timeout=PAGE_TIMEOUT_MS) as png:
-            chart.locator('.modebar-btn[data-title*="Download plot"]').first.click()
-        data = open(png.value.path(), "rb").read()
-        assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1920, 1080)
-        with page.expect_download(timeout=PAGE_TIMEOUT_MS) as handout:
-            page.get_by_role("button", name="Handout (one-page HTML, works offline)").click()
-        text = open(handout.value.path(), encoding="utf-8").read()
-        assert text.startswith("<!doctype html>") and text.count("plotly.js v") == 1 and "seed-d" not in text[:0]
-        (ARTIFACTS / "issue16-handout.html").write_text(text, encoding="utf-8")
-        page.get_by_role("button", name="Leave presenter mode").click()
-        wait_rendered(page)
-        assert "present=1" not in page.url
-    finally:
-        context.close()
+    page.goto(f"{server}/Assignments?preset=seed-d&present=1", timeout=PAGE_TIMEOUT_MS)
+    wait_rendered(page)
+    assert_no_exception(page, "1_Assignments.py (presenter)")
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart.hover()
+    with page.expect_download(timeout=PAGE_TIMEOUT_MS) as png:
+        chart.locator('.modebar-btn[data-title*="Download plot"]').first.click()
+    data = open(png.value.path(), "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1920, 1080)
+    with page.expect_download(timeout=PAGE_TIMEOUT_MS) as handout:
+        page.get_by_role("button", name="Handout (one-page HTML, works offline)").click()
+    text = open(handout.value.path(), encoding="utf-8").read()
+    assert text.startswith("<!doctype html>") and text.count("plotly.js v") == 1 and "seed-d" not in text[:0]
+    (ARTIFACTS / "issue16-handout.html").write_text(text, encoding="utf-8")
+    page.get_by_role("button", name="Leave presenter mode").click()
+    wait_rendered(page)
+    assert "present=1" not in page.url

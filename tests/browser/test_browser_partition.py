@@ -32,41 +32,31 @@ def play_and_wait(page, chart_index: int = 0) -> tuple[str, str]:
     ("Producer", "9_Producer", "t=0"),
     ("Partition_Log", "10_Partition_Log", "batches appended: 1"),
 ])
-def test_page_opens_and_its_animation_plays(server: str, browser, path: str, name: str,
+def test_page_opens_and_its_animation_plays(server: str, page, path: str, name: str,
                                             first_label: str) -> None:
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})
-    try:
-        page = context.new_page()
-        page.goto(f"{server}/{path}", timeout=PAGE_TIMEOUT_MS)
-        wait_rendered(page)
-        assert_no_exception(page, f"{name}.py")
-        assert page.locator('[data-testid="stAlert"]').filter(has_text="Error").count() == 0
-        before, after = play_and_wait(page)
-        assert before.strip() == first_label
-        assert after != before, "the animation did not advance after Play"
-        full_page_screenshot(page, ARTIFACTS / f"{name}-after-play.png")
-    finally:
-        context.close()
+    page.goto(f"{server}/{path}", timeout=PAGE_TIMEOUT_MS)
+    wait_rendered(page)
+    assert_no_exception(page, f"{name}.py")
+    assert page.locator('[data-testid="stAlert"]').filter(has_text="Error").count() == 0
+    before, after = play_and_wait(page)
+    assert before.strip() == first_label
+    assert after != before, "the animation did not advance after Play"
+    full_page_screenshot(page, ARTIFACTS / f"{name}-after-play.png")
 
 
-def test_producer_preset_changes_the_log(server: str, browser) -> None:
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})
-    try:
-        page = context.new_page()
-        page.goto(f"{server}/Producer", timeout=PAGE_TIMEOUT_MS)
-        wait_rendered(page)
-        metric = page.locator('[data-testid="stMetric"]').filter(has_text="reordered partitions")
-        assert metric.locator('[data-testid="stMetricValue"]').inner_text().strip() == "1"
-        page.locator('[data-testid="stSelectbox"]').first.click()
-        page.get_by_role("option", name="The same with the defaults (idempotence on since 3.0)").click()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            value = metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
-            if value == "0":
-                break
-            page.wait_for_timeout(200)
-        wait_rendered(page)
-        assert_no_exception(page, "9_Producer.py after a preset")
-        assert metric.locator('[data-testid="stMetricValue"]').inner_text().strip() == "0"
-    finally:
-        context.close()
+def test_producer_preset_changes_the_log(server: str, page) -> None:
+    page.goto(f"{server}/Producer", timeout=PAGE_TIMEOUT_MS)
+    wait_rendered(page)
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text="reordered partitions")
+    assert metric.locator('[data-testid="stMetricValue"]').inner_text().strip() == "1"
+    page.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').first.click()
+    page.get_by_role("option", name="The same with the defaults (idempotence on since 3.0)").click()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        value = metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
+        if value == "0":
+            break
+        page.wait_for_timeout(200)
+    wait_rendered(page)
+    assert_no_exception(page, "9_Producer.py after a preset")
+    assert metric.locator('[data-testid="stMetricValue"]').inner_text().strip() == "0"
