@@ -55,6 +55,7 @@ def test_untranslated_sees_prose_and_spares_kafka_terms() -> None:
     assert i18n.untranslated("Partitions per consumer")
     assert not i18n.untranslated("`partition.assignment.strategy` = range, C0, t0-2, KIP-848, JSON")
     assert not i18n.untranslated("RangeAssignor CooperativeStickyAssignor")
+    assert not i18n.untranslated("steps[2].members[0].id --describe --members <b>C0</b>")
     assert not i18n.untranslated("每个消费者 partitions")
     assert not i18n.untranslated("orders payments", frozenset({"orders", "payments"}))
 

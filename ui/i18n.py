@@ -37,7 +37,7 @@ MISSING: set[tuple[str, str]] = set()  # (language, msgid) asked for but not tra
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _CODE = re.compile(r"<(style|script)\b.*?</\1>|`[^`]*`|https?://\S+|%\{[^}]*\}|<[^>]+>|"
-                   r"(?<![\w-])--?[A-Za-z][\w.-]*", re.DOTALL)
+                   r"(?<![\w-])--?[A-Za-z][\w.-]*|[\w.]+\[[^\]]*\][\w.\[\]]*", re.DOTALL)  # code, flags, field paths
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[._/:#'-][A-Za-z0-9]+)*")
 KAFKA_WORDS = frozenset(
     "Kafka Apache Java Spark PySpark Connect librdkafka Streamlit Plotly Zipf murmur murmur2 range roundrobin "
