@@ -316,10 +316,10 @@ def log_animation_figure(document: str) -> go.Figure:
 
 @resource(1)
 def spark_starter() -> Any:
-    """The one ``ui.load.SparkStarter`` of this process (starts the dashboard's SparkSession in a thread)."""
-    from ui.load import SparkStarter
+    """The one ``SessionStarter`` of this process (starts the dashboard's SparkSession in a thread)."""
+    from engine.spark.session import SessionOptions, SessionStarter
 
-    return SparkStarter()
+    return SessionStarter(SessionOptions())
 
 
 @resource(16)

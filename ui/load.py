@@ -1,8 +1,8 @@
 """The Load page's Streamlit glue: widgets -> ``LoadConfig``, Spark started with visible progress, results.
 
 Settings are validated by ``engine.spark.config`` (the same parsers as ``python -m engine load``).
-Spark starts once per dashboard process in a background thread (``SparkStarter``), so the first run
-shows "starting Spark (first run only)" with the seconds elapsed instead of a frozen page.
+Spark starts once per dashboard process in a background thread (``engine.spark.session.SessionStarter``), so
+the first run shows "starting Spark (first run only)" with the seconds elapsed instead of a frozen page.
 
 Example (the startup bar's text and fill after 15 s of an expected 60 s first start, the first of 6 steps)::
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,31 +129,6 @@ def build(source: Source, chosen: dict[str, Any]) -> LoadConfig:
 
 
 # ---------------------------------------------------------------- Spark, with progress
-
-
-class SparkStarter:
-    """Starts the dashboard's SparkSession in a thread, once per process; the page polls ``done``."""
-
-    def __init__(self) -> None:
-        self.began = time.monotonic()
-        self.seconds: float | None = None
-        self.session: Any = None
-        self.error: BaseException | None = None
-        threading.Thread(target=self._work, name="kpl-spark-start", daemon=True).start()
-
-    def _work(self) -> None:
-        from engine.spark.session import SessionOptions, get_session
-
-        try:
-            self.session = get_session(SessionOptions())
-        except BaseException as exc:  # noqa: BLE001 - shown by the page
-            self.error = exc
-        finally:
-            self.seconds = time.monotonic() - self.began
-
-    @property
-    def done(self) -> bool:
-        return self.seconds is not None
 
 
 def startup_progress(elapsed: float) -> tuple[float, str]:

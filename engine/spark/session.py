@@ -31,10 +31,12 @@ import logging
 import os
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
 
@@ -301,3 +303,27 @@ def _quiet_jvm(active: bool) -> Iterator[None]:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(log)
+
+
+class SessionStarter:
+    """Starts a SparkSession in a background thread (``get_session(options)``); a caller polls ``done`` and
+    reads ``session`` or ``error`` (the dashboard shows progress meanwhile)."""
+
+    def __init__(self, options: SessionOptions) -> None:
+        self.began = time.monotonic()
+        self.seconds: float | None = None
+        self.session: Any = None
+        self.error: BaseException | None = None
+        threading.Thread(target=self._work, args=(options,), name="kpl-spark-start", daemon=True).start()
+
+    def _work(self, options: SessionOptions) -> None:
+        try:
+            self.session = get_session(options)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            self.error = exc
+        finally:
+            self.seconds = time.monotonic() - self.began
+
+    @property
+    def done(self) -> bool:
+        return self.seconds is not None
