@@ -4,26 +4,30 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.lessons import LessonStep, course
-from ui.i18n import _, tr
+from engine.lessons import Lesson, LessonStep, course
+from ui.i18n import _
 from ui.layout import page_setup
 from ui.lessons import (
     VERDICTS,
     answer_widget,
+    article_note,
     check_answer,
     choose_lesson,
     go,
+    guide_table,
     page_url,
     position,
     progress,
     scene_table,
     shown_answer,
 )
-from ui.lessons_text import explanation, lesson_titles, question
+from ui.lessons_text import explanation, lesson_titles, production, question
+from ui.presenter import handout_html
 from ui.sidebar import render_sidebar
 
-page_setup(_("Guided lessons"), "🎓", _("A short course along the seed articles' path. Predict the answer, "
-                                         "then check it against the engine, which computes what Kafka computes."))
+page_setup(_("Guided lessons"), "🎓", _("A course for new engineers, from the consumer group to the producer, "
+                                         "the log and replication. Predict the answer, then check it against the "
+                                         "engine, which computes what Kafka computes."))
 render_sidebar()
 
 
@@ -48,7 +52,7 @@ def question_section(step: LessonStep) -> None:
         st.error(st.session_state["lessons.error"])
 
 
-def reveal_section(step: LessonStep) -> None:
+def reveal_section(lesson: Lesson, step: LessonStep) -> None:
     verdict = st.session_state.get(VERDICTS, {}).get(step.id)
     if verdict is None:
         st.caption(_("Predict first: the explanation appears once you check an answer."))
@@ -58,12 +62,17 @@ def reveal_section(step: LessonStep) -> None:
     else:
         st.error(_("Not quite: the engine says {answer}.").format(answer=shown_answer(step)))
     st.markdown(explanation(step.id, step.facts))
-    st.markdown(_("Kafka computes it in: `{kafka}`").format(kafka=step.kafka))
-    if step.article:
-        st.warning(_("Seed article {article} is wrong here. It says: {says}. Kafka gives: {kafka}.").format(
-            article=step.article.article, says=tr(step.article.says), kafka=tr(step.article.kafka)))
+    if step.source == "rule":
+        st.markdown(_("A rule of thumb, not something Kafka computes: `{kafka}`").format(kafka=step.kafka))
+    else:
+        st.markdown(_("Kafka computes it in: `{kafka}`").format(kafka=step.kafka))
+    note = article_note(step)
+    if note:
+        st.warning(note, icon=":material/menu_book:")
     if step.link:
         st.link_button(_("Open this scenario on the full page"), page_url(step.link), icon=":material/open_in_new:")
+    if step is lesson.steps[-1]:
+        st.info(_("**In production:** {line}").format(line=production()[lesson.id]), icon=":material/build:")
 
 
 def navigation_section(lesson_no: int, step_no: int) -> None:
@@ -75,8 +84,22 @@ def navigation_section(lesson_no: int, step_no: int) -> None:
                  on_click=go, args=(lesson_no, step_no + 1), disabled=last)
 
 
+def guide_section() -> None:
+    """The trainer's guide (minutes, misconception, prompts, production line per lesson) and its handout."""
+    table = guide_table(lesson_titles())
+    with st.expander(_("Trainer's guide")):
+        st.table(table, hide_index=True)
+    title = _("Kafka Partition Lab: trainer's guide")
+    intro = _("{lessons} lessons, {steps} predict-then-reveal steps, about {minutes} minutes.").format(
+        lessons=len(course()), steps=progress()[1], minutes=int(table.iloc[:, 1].sum()))
+    st.download_button(_("Trainer's guide handout (one-page HTML, works offline)"),
+                       lambda: handout_html(title, intro, table, []), "lessons-trainer-guide.html", "text/html",
+                       key="lessons.download_guide", icon=":material/description:")
+
+
 lesson_no, step_no = position()
 step = header_section(lesson_no, step_no)
 question_section(step)
-reveal_section(step)
+reveal_section(course()[lesson_no - 1], step)
 navigation_section(lesson_no, step_no)
+guide_section()

@@ -58,10 +58,16 @@ def choose_lesson(titles: dict[str, str]) -> None:
                  on_change=lambda: go(int(st.session_state[LESSON_BOX]), 1))
 
 
+def _scene_headers() -> dict[str, str]:
+    return {"member": _("consumer"), "topics": _("subscribes to (partitions)"), "owns": _("owns before"),
+            "segment": _("segment file"), "offsets": _("offsets"),
+            "largest_timestamp_ms": _("largest timestamp (ms)"), "broker": _("broker"), "leo": "LEO",
+            "in_isr": _("in the ISR"), "leader": _("leader")}
+
+
 def scene_table(step: LessonStep) -> None:
     if step.scene:
-        headers = {"member": _("consumer"), "topics": _("subscribes to (partitions)")}
-        table = pd.DataFrame(step.scene).rename(columns=headers)
+        table = pd.DataFrame(step.scene).rename(columns=_scene_headers())
         st.table(table, hide_index=True)  # HTML (not a canvas): presenter mode's CSS enlarges it
 
 
@@ -89,7 +95,36 @@ def check_answer(step: LessonStep, given: Any) -> None:
 def shown_answer(step: LessonStep) -> str:
     if step.kind == "partitions":
         return ", ".join(step.answer)
-    return f"{step.answer}%" if step.id == "keys.remap" else str(step.answer)
+    return f"{step.answer:,}{step.unit}" if isinstance(step.answer, int) else f"{step.answer}{step.unit}"
+
+
+def article_note(step: LessonStep) -> str | None:
+    """What a reference article says here, told apart: a typo, out of date since a release, or wrong; and why."""
+    note = step.article
+    if note is None:
+        return None
+    values = dict(article=note.article, says=tr(note.says), kafka=tr(note.kafka), since=note.since)
+    if note.kind == "typo":
+        text = _("A typo in reference article {article}: it says {says}; Kafka gives {kafka}.")
+    elif note.kind == "outdated":
+        text = _("Reference article {article} is out of date since Kafka {since}: it says {says}; Kafka {since} "
+                 "and later give {kafka}.")
+    else:
+        text = _("Reference article {article} is wrong here: it says {says}; Kafka gives {kafka}.")
+    return text.format(**values) + (f"\n\n{tr(note.why)}" if note.why else "")
+
+
+def guide_table(titles: dict[str, str]) -> pd.DataFrame:
+    """The trainer's guide, one row per lesson, in the page's language (the handout's table)."""
+    from ui.lessons_text import guide, production
+
+    rows = []
+    for number, lesson in enumerate(course(), 1):
+        minutes, misconception, prompts = guide()[lesson.id]
+        rows.append({_("lesson"): f"{number}. {titles[lesson.id]}", _("minutes"): minutes,
+                     _("steps"): len(lesson.steps), _("misconception it targets"): misconception,
+                     _("discussion prompts"): " / ".join(prompts), _("in production"): production()[lesson.id]})
+    return pd.DataFrame(rows)
 
 
 def page_url(link: PageLink) -> str:

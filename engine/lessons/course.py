@@ -1,9 +1,10 @@
-"""The course: eight lessons along the seed articles' path, every answer computed by the live engine.
+"""The course: fourteen lessons for new engineers, every answer computed by the live engine.
 
-Why partitions -> where a key lands -> the four client assignors on the seed examples -> a consumer leaves
+Why partitions -> where a key lands -> the four client assignors on the reference examples -> a consumer leaves
 (eager vs cooperative) -> static membership and rolling restarts -> the new consumer protocol -> sizing a
-topic -> the timing wheel.  Each step is built on demand (``course()`` is cached) from the same functions the
-pages call, so a lesson can never disagree with its page::
+topic -> the timing wheel; then a record's path beyond the group (``engine.lessons.data_path``): the producer,
+the partition log, replication, lag and offsets, transactions, hot keys.  Each step is built on demand
+(``course()`` is cached) from the same functions the pages call, so a lesson can never disagree with its page::
 
     >>> [lesson.id for lesson in course()][:3]
     ['why', 'keys', 'assignors']
@@ -18,12 +19,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 
-from engine.comparison import CLIENT, SERVER, outcomes, revoked_count
+from engine.comparison import CLIENT, SERVER, Assignor, outcomes, revoked_count
+from engine.consumer.assignment import AssignmentView
 from engine.consumer.explain import callouts_for
 from engine.consumer.membership import RollingRestartConfig, rolling_restart
 from engine.consumer.strategies import strategy_of
 from engine.errors import ScenarioError
-from engine.lessons.model import ArticleNote, Lesson, LessonStep, PageLink
+from engine.lessons.data_path import DATA_PATH_BUILDERS
+from engine.lessons.model import ArticleNote, Lesson, LessonStep, NoteKind, PageLink
 from engine.presets import build_preset
 from engine.producer.murmur2 import murmur2, partition_for_key
 from engine.scenario import GroupState, Scenario
@@ -35,10 +38,21 @@ REMAP_KEYS = 10_000  # keys "key-0" .. "key-9999"
 REMAP_FROM, REMAP_TO = 12, 16
 
 
-def scene_of(state: GroupState) -> tuple[Mapping[str, str], ...]:
-    """The group on screen: one row per member with its subscription (``member``, ``topics``)."""
-    return tuple({"member": m.id, "topics": ", ".join(f"{t} ({state.topics[t]})" for t in m.topics)}
-                 for m in state.members)
+def scene_of(state: GroupState, owned: AssignmentView | None = None) -> tuple[Mapping[str, str], ...]:
+    """The group on screen: one row per member with its subscription (``member``, ``topics``) and, for a
+    rebalance, what it owned before (``owns``: the previous step's assignment)."""
+    rows = []
+    for m in state.members:
+        row = {"member": m.id, "topics": ", ".join(f"{t} ({state.topics[t]})" for t in m.topics)}
+        if owned is not None:
+            row["owns"] = ", ".join(str(tp) for tp in owned.get(m.id, []))
+        rows.append(row)
+    return tuple(rows)
+
+
+def _before(scenario: Scenario, assignor: Assignor, step: int) -> tuple[Mapping[str, str], ...]:
+    """The scene of a rebalance: the group of the step before, with what each member owned there."""
+    return scene_of(scenario.steps[step - 1], outcomes(scenario, assignor)[step - 1].assignment)
 
 
 def _owned(scenario: Scenario, strategy: str, step: int, member: str) -> tuple[str, ...]:
@@ -46,9 +60,21 @@ def _owned(scenario: Scenario, strategy: str, step: int, member: str) -> tuple[s
     return tuple(str(tp) for tp in assignment.get(member, []))
 
 
+# What kind of error each article callout a lesson shows is (engine.consumer.explain's ``why`` says how):
+# a typo, out of date since a Kafka release (right for the Kafka the article was written for), or wrong.
+NOTE_KINDS: Mapping[tuple[str, str, int], tuple[NoteKind, str]] = {
+    ("seed-b-4p", "range", 0): ("wrong", ""),  # 004 lists round-robin's answer under range
+    ("seed-b-3p", "roundrobin", 0): ("typo", ""),  # 001: "p1p2" for t1-2
+    ("seed-d", "sticky", 1): ("outdated", "2.8"),  # the pre-2.8 sticky algorithm (KAFKA-9987, KAFKA-12464)
+}
+
+
 def _note(preset: str, strategy: str, step: int) -> ArticleNote | None:
     found = [c for c in callouts_for(preset, strategy) if c.step == step]
-    return ArticleNote(found[0].article, found[0].says, found[0].kafka) if found else None
+    if not found:
+        return None
+    kind, since = NOTE_KINDS.get((preset, strategy, step), ("wrong", ""))
+    return ArticleNote(found[0].article, found[0].says, found[0].kafka, kind, since, found[0].why)
 
 
 def _assign_step(sid: str, preset: str, strategy: str, step: int, member: str, page_step: int = 0) -> LessonStep:
@@ -59,7 +85,8 @@ def _assign_step(sid: str, preset: str, strategy: str, step: int, member: str, p
     page = "pages/2_Rebalance.py" if step else "pages/1_Assignments.py"
     return LessonStep(sid, "partitions", _owned(scenario, strategy, step, member),
                       {"member": member, "strategy": strategy, "preset": preset}, strategy_of(strategy).kafka_class,
-                      choices=every, scene=scene_of(scenario.steps[step - 1 if step else 0]),
+                      choices=every,
+                      scene=_before(scenario, CLIENT[strategy], step) if step else scene_of(scenario.first),
                       link=PageLink(page, params), article=_note(preset, strategy, step))
 
 
@@ -125,10 +152,9 @@ def _leaves() -> Lesson:
         LessonStep("leaves.revoked", "number", revoked_count(eager), {"moved": eager.moved,
                    "cooperative": revoked_count(cooperative), "rounds": cooperative.rounds},
                    "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator#onJoinPrepare (EAGER) vs "
-                   "#onJoinComplete (COOPERATIVE)", scene=scene_of(seed_d.first),
+                   "#onJoinComplete (COOPERATIVE)", scene=_before(seed_d, CLIENT["sticky"], 1),
                    link=PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))),
     ))
-
 
 
 def _static() -> Lesson:
@@ -159,21 +185,29 @@ def _kip848() -> Lesson:
                    "eager": revoked_count(eager)},
                    "org.apache.kafka.coordinator.group.assignor.UniformAssignor, "
                    "org.apache.kafka.coordinator.group.modern.TargetAssignmentBuilder#build",
-                   scene=scene_of(seed_d.first),
+                   scene=_before(seed_d, SERVER["uniform"], 1),
                    link=PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))),
     ))
 
 
+SIZING_WHY = ("Dividing by the faster side sizes the topic for that side only: whenever Tp != Tc the slower side "
+              "cannot keep up.")
+RULE_OF_THUMB = ("Jun Rao, \"How to choose the number of topics/partitions in a Kafka cluster?\" (Confluent blog, "
+                 "2015): max(t/p, t/c), rounded up (engine.sizing.partitions_needed)")
+
+
 def _sizing() -> Lesson:
-    target, producer, consumer = 200, 25, 10
+    target, producer, consumer = 205, 25, 10  # 205 / 10 = 20.5: the page rounds up to 21
+    needed = partitions_needed(target, producer, consumer)
+    article = seed_article_partitions(target, producer, consumer)
     return Lesson("sizing", (
-        LessonStep("sizing.partitions", "number", partitions_needed(target, producer, consumer),
-                   {"target": target, "producer": producer, "consumer": consumer},
-                   "max(Tt/Tp, Tt/Tc) (engine.sizing.partitions_needed)",
+        LessonStep("sizing.partitions", "number", needed,
+                   {"target": target, "producer": producer, "consumer": consumer, "by_producer": target / producer,
+                    "by_consumer": target / consumer, "needed": needed, "article": article},
+                   RULE_OF_THUMB, source="rule",
                    link=PageLink("pages/4_Sizing.py", (("sizing.target_mb_s", str(target)),)),
-                   article=ArticleNote("000",
-                                       f"Tt / max(Tp, Tc) = {seed_article_partitions(target, producer, consumer)}",
-                                       f"max(Tt/Tp, Tt/Tc) = {partitions_needed(target, producer, consumer)}")),
+                   article=ArticleNote("000", f"Tt / max(Tp, Tc) = {article}", f"max(Tt/Tp, Tt/Tc) = {needed}",
+                                       "wrong", "", SIZING_WHY)),
     ))
 
 
@@ -182,8 +216,10 @@ def _wheel() -> Lesson:
     placed = simulate(WheelConfig(tick, size, 0), [TaskSpec("t", delay)]).tasks[0].inserted
     if placed.level is None or placed.bucket is None:  # the engine fires a 25 ms task at once only if tick > 25
         raise ScenarioError("lesson: the timing-wheel example fired at once")
+    level_tick = tick * size ** placed.level  # an overflow wheel's tick is the inner wheel's interval
     facts = {"tick": tick, "size": size, "delay": delay, "interval": tick * size, "level": placed.level,
-             "bucket": placed.bucket, "expires": placed.bucket_expiration_ms}
+             "level_tick": level_tick, "slot": delay // level_tick, "bucket": placed.bucket,
+             "expires": placed.bucket_expiration_ms}
     link = PageLink("pages/5_Timing_Wheel.py", (("wheel.tick_ms", str(tick)), ("wheel.wheel_size", str(size))))
     kafka = "org.apache.kafka.server.util.timer.TimingWheel#add, TimingWheel#addOverflowWheel"
     return Lesson("wheel", (
@@ -192,7 +228,10 @@ def _wheel() -> Lesson:
     ))
 
 
-BUILDERS: tuple[Callable[[], Lesson], ...] = (_why, _keys, _assignors, _leaves, _static, _kip848, _sizing, _wheel)
+BUILDERS: tuple[Callable[[], Lesson], ...] = (
+    _why, _keys, _assignors, _leaves, _static, _kip848, _sizing, _wheel,
+    *DATA_PATH_BUILDERS,  # the producer, the log, replication, lag, transactions, hot keys (engine.lessons.data_path)
+)
 
 
 @functools.cache

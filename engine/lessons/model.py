@@ -2,8 +2,10 @@
 
 A ``LessonStep`` carries no prose (the dashboard keeps the translated texts, keyed by ``step.id``): it carries
 the question's kind, the engine's answer, the facts the texts quote (numbers, partition lists), the Kafka
-class and method that compute the answer, the page that shows the same scenario, and, where a seed article
-gets the answer wrong, what the article says.  ``check`` compares a trainee's answer with the engine's::
+class and method that compute the answer (or, for a rule of thumb, where it comes from), the page that shows
+the same scenario, and, where a reference article gets the answer wrong, what the article says and what kind of
+error it is (a typo, out of date since a Kafka release, or wrong).  ``check`` compares a trainee's answer with
+the engine's::
 
     >>> step = LessonStep("keys.partition", "number", 40, facts={"key": "21"}, tolerance=0)
     >>> check(step, 40).correct, check(step, "41").correct
@@ -24,13 +26,20 @@ Kind = Literal["number", "partitions", "choice"]
 MAX_ANSWER_CHARS = 10_000
 
 
+NoteKind = Literal["typo", "outdated", "wrong"]
+
+
 @dataclass(frozen=True)
 class ArticleNote:
-    """Where a seed article disagrees with what Kafka computes (from ``engine.consumer.explain`` or sizing)."""
+    """Where a reference article disagrees with what Kafka computes (from ``engine.consumer.explain`` or sizing):
+    a ``typo``, ``outdated`` (right for the Kafka before ``since``) or plainly ``wrong``; ``why`` says how."""
 
     article: str
     says: str
     kafka: str
+    kind: NoteKind = "wrong"
+    since: str = ""
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class LessonStep:
     scene: tuple[Mapping[str, str], ...] = ()
     link: PageLink | None = None
     article: ArticleNote | None = None
+    unit: str = ""  # shown after the answer ("%")
+    source: Literal["kafka", "rule"] = "kafka"  # ``kafka`` names Kafka's code, or a rule of thumb's source
 
 
 @dataclass(frozen=True)

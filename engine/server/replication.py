@@ -28,8 +28,9 @@ fell behind), LEOs ``{0: 10, 1: 4, 2: 8}``, ``min.insync.replicas=2``::
     >>> after.leader, after.isr
     (2, (2,))
     >>> gone = fail_broker(after, 2, unclean=False)      # the last ISR member dies: offline
-    >>> gone.leader is None, fail_broker(after, 2, unclean=True).leader
-    (True, 1)
+    >>> unclean = fail_broker(after, 2, unclean=True)    # ...unless an out-of-sync replica may lead
+    >>> gone.leader is None, unclean.leader, lost_records(unclean, high_watermark(state, 2))
+    (True, 1, 4)
 """
 
 from __future__ import annotations
@@ -121,9 +122,10 @@ def fail_broker(state: ReplicaState, broker: int, unclean: bool) -> ReplicaState
     return ReplicaState(state.replicas, (leader,) if was_unclean else isr, leader, state.leo, dead, was_unclean)
 
 
-def lost_records(before: ReplicaState, after: ReplicaState, min_insync: int) -> int:
-    """Records consumers could already read (below the old high watermark) that the new leader does not have:
-    ``old HW - new leader's LEO`` after an unclean election, 0 after a clean one (every ISR member has them)."""
+def lost_records(after: ReplicaState, high_watermark_before: int) -> int:
+    """Records consumers could already read (below the high watermark before the failure) that the new leader
+    does not have: ``HW - new leader's LEO`` after an unclean election, 0 after a clean one (every ISR member
+    has everything below the high watermark)."""
     if after.leader is None or not after.unclean:
         return 0
-    return max(0, high_watermark(before, min_insync) - after.leo.get(after.leader, 0))
+    return max(0, high_watermark_before - after.leo.get(after.leader, 0))

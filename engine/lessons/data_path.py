@@ -1,0 +1,244 @@
+"""The course's second half: a record's path beyond the consumer group — the producer, the partition log,
+replication, consumer lag and offsets, transactions (read_committed, LSO), hot keys.  Every answer is computed
+by the engine functions the pages call (``engine.producer.idempotence`` for the Producer page,
+``engine.storage`` for the Partition Log page, ``engine.server.replication``, ``engine.consumer.pause`` for the
+Rebalance page, ``engine.storage.txn_log``, ``engine.producer.keysample`` for Keys and Load)::
+
+    >>> [lesson.id for lesson in data_path_lessons()]
+    ['producer', 'log', 'replication', 'lag', 'eos', 'hot']
+    >>> producer_order({"enable.idempotence": False})   # seed article 002's retry reorders: B lands last
+    '0, 2, 3, 1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from engine.comparison import CLIENT, outcomes, step_pause
+from engine.consumer.pause import ProtocolTimings
+from engine.coordinator.offsets_partition import DEFAULT_OFFSETS_PARTITIONS, coordinator_partition
+from engine.lessons.model import Lesson, LessonStep, PageLink
+from engine.presets import build_preset
+from engine.producer.arrow import partitions_for_arrow
+from engine.producer.idempotence import parse_spec, report, simulate
+from engine.producer.keysample import SampleSpec, generate, hottest_keys, partition_histogram
+from engine.producer.producer_config import ConfigError, resolve
+from engine.server.replication import ACKS, ReplicaState, fail_broker, high_watermark, lost_records, produce_error
+from engine.storage import partition_log
+from engine.storage.index import largest_lower_bound
+from engine.storage.log_config import OFFSET_ENTRY_SIZE
+from engine.storage.txn_log import parse_operations, replay
+
+PRODUCER_PAGE: Final = PageLink("pages/9_Producer.py")
+LOG_PAGE: Final = PageLink("pages/10_Partition_Log.py")
+REPLICAS_PAGE: Final = PageLink("pages/8_Replicas.py")
+REBALANCE_PAGE: Final = PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))
+
+
+def _produce(config: Mapping[str, Any], faults: list[tuple[int, str]], records: int, **more: Any) -> dict[str, Any]:
+    """``python -m engine produce`` on one partition, records 1 ms apart, 20 ms latency (the page's presets)."""
+    return report(simulate(parse_spec({"config": dict(config), "partitions": 1, "records": records,
+                                       "interval_ms": 1, "latency_ms": 20,
+                                       "faults": [{"request": n, "kind": k} for n, k in faults], **more})))
+
+
+def producer_order(config: Mapping[str, Any], records: int = 4) -> str:
+    """The partition's log, record numbers in offset order, when request 2 gets NOT_LEADER_OR_FOLLOWER."""
+    return ", ".join(map(str, _produce(config, [(2, "not_leader")], records)["partitions"][0]["order"]))
+
+
+def idempotence_after(config: Mapping[str, Any]) -> str:
+    """What ``enable.idempotence`` becomes: ``true``/``false``, or Kafka's ``ConfigException`` at start-up."""
+    try:
+        return str(resolve(config).idempotence).lower()
+    except ConfigError:
+        return "ConfigException"
+
+
+def _producer() -> Lesson:
+    run = _produce({"enable.idempotence": False}, [(2, "not_leader")], 4)
+    order = ", ".join(map(str, run["partitions"][0]["order"]))
+    batch = run["requests"][1]["batches"][0]["batch"]  # what request 2 carried (one batch: records 1 ms apart)
+    failed = next(b["records"] for b in run["batches"] if b["batch"] == batch)
+    others = [n for n in range(4) if n not in failed]
+    moves = tuple(dict.fromkeys(", ".join(map(str, others[:i] + failed + others[i:])) for i in range(len(others) + 1)))
+    lost = _produce({"enable.idempotence": False, "request.timeout.ms": 1000}, [(1, "timeout_after_write")], 3)
+    kept = _produce({"request.timeout.ms": 1000}, [(1, "timeout_after_write")], 3)
+    expired = _produce({"request.timeout.ms": 1000, "delivery.timeout.ms": 1500},
+                       [(1, "timeout_before_write"), (4, "timeout_before_write")], 3)
+    kafka_order = "org.apache.kafka.clients.producer.internals.Sender#completeBatch, RecordAccumulator#reenqueue"
+    return Lesson("producer", (
+        LessonStep("producer.order", "choice", order,
+                   {"records": 4, "in_flight": 5, "one_in_flight": producer_order(
+                       {"enable.idempotence": False, "max.in.flight.requests.per.connection": 1}),
+                    "idempotent": producer_order({}), "failed": ", ".join(map(str, failed))},
+                   kafka_order, choices=moves if order in moves else (*moves, order), link=PRODUCER_PAGE),
+        LessonStep("producer.duplicates", "number", len(lost["partitions"][0]["order"]),
+                   {"records": 3, "log": ", ".join(map(str, lost["partitions"][0]["order"])),
+                    "idempotent": len(kept["partitions"][0]["order"])},
+                   "org.apache.kafka.storage.internals.log.ProducerAppendInfo#checkSequence, "
+                   "ProducerStateEntry#findDuplicateBatch", link=PRODUCER_PAGE),
+        LessonStep("producer.acks0", "choice", idempotence_after({"acks": 0}),
+                   {"explicit": idempotence_after({"acks": 0, "enable.idempotence": True})},
+                   "org.apache.kafka.clients.producer.ProducerConfig#postProcessAndValidateIdempotenceConfigs",
+                   choices=("true", "false", "ConfigException"), link=PRODUCER_PAGE),
+        LessonStep("producer.expire", "number", len(set(expired["partitions"][0]["order"])),
+                   {"records": 3, "delivery": 1500, "request": 1000, "failed": expired["summary"]["failed"]},
+                   "org.apache.kafka.clients.producer.internals.RecordAccumulator#expiredBatches "
+                   "(delivery.timeout.ms)", link=PRODUCER_PAGE),
+    ))
+
+
+INDEX_ENTRIES: Final = ((6, 0), (14, 328), (22, 656), (30, 984))  # seed article 002's offset index
+RETENTION_DOC: Final = {"config": {"segment.bytes": 5000, "retention.ms": 10_000},
+                        "workload": {"batches": 10, "records_per_batch": 10, "key_bytes": 8, "keys": 3,
+                                     "interval_ms": 1000}}
+RETENTION_AT_MS: Final = 14_500
+
+
+def _log() -> Lesson:
+    _, seed = partition_log.simulate(partition_log.SEED_133)
+    first = seed["segments"][0]
+    trace = largest_lower_bound([k for k, _ in INDEX_ENTRIES], 23, OFFSET_ENTRY_SIZE)
+    _, before = partition_log.simulate(RETENTION_DOC)
+    _, after = partition_log.simulate({**RETENTION_DOC, "actions": [{"retention_at_ms": RETENTION_AT_MS}]})
+    scene = tuple({"segment": s["segment"], "offsets": f"{s['base_offset']}..{s['last_offset']}",
+                   "largest_timestamp_ms": f"{s['largest_timestamp']:,}"} for s in before["segments"])
+    return Lesson("log", (
+        LessonStep("log.segment", "number", seed["segments"][1]["base_offset"],
+                   {"segment_bytes": partition_log.SEED_133["config"]["segment.bytes"],
+                    "batch_bytes": first["bytes"] // (first["last_offset"] + 1), "last": first["last_offset"],
+                    "file": seed["segments"][1]["segment"]},
+                   "org.apache.kafka.storage.internals.log.LogSegment#shouldRoll", link=LOG_PAGE),
+        LessonStep("log.index", "number", INDEX_ENTRIES[trace.slot][1],
+                   {"target": 23, "entries": ", ".join(f"[{k}, {v}]" for k, v in INDEX_ENTRIES),
+                    "slot": trace.slot, "probes": len(trace.probes)},
+                   "org.apache.kafka.storage.internals.log.AbstractIndex#largestLowerBoundSlotFor, "
+                   "OffsetIndex#lookup", link=LOG_PAGE),
+        LessonStep("log.retention", "number", after["log_start_offset"],
+                   {"at": RETENTION_AT_MS, "retention": 10_000, "deleted": len(after["actions"][0]["deleted"]),
+                    "segments": len(before["segments"])},
+                   "org.apache.kafka.storage.internals.log.UnifiedLog#deleteRetentionMsBreachedSegments",
+                   scene=scene, link=LOG_PAGE),
+    ))
+
+
+REPLICAS: Final = (0, 1, 2)
+LEO: Final = {0: 10, 1: 4, 2: 8}
+MIN_INSYNC: Final = 2
+
+
+def replica_scene(state: ReplicaState) -> tuple[Mapping[str, str], ...]:
+    """One row per replica: broker, LEO, in the ISR, leader (✓ / ✗, no words: the page translates headers)."""
+    return tuple({"broker": str(b), "leo": str(state.leo.get(b, 0)), "in_isr": "✓" if b in state.isr else "✗",
+                  "leader": "✓" if b == state.leader else ""} for b in state.replicas)
+
+
+def _replication() -> Lesson:
+    behind = ReplicaState(REPLICAS, (0, 2), 0, LEO)  # broker 1 fell behind: out of the ISR
+    hw = high_watermark(behind, MIN_INSYNC)
+    alone = fail_broker(behind, 2, unclean=False)  # broker 2 dies too: ISR = [0], under min.insync.replicas
+    accepted = [acks for acks in ACKS if produce_error(alone, acks, MIN_INSYNC) == "NONE"]
+    failover = fail_broker(behind, 0, unclean=False)
+    unclean = fail_broker(alone, 0, unclean=True)
+    facts = {"replicas": "[0, 1, 2]", "min_insync": MIN_INSYNC, "hw": hw}
+    kafka_append = "kafka.cluster.Partition#appendRecordsToLeader (NotEnoughReplicasException)"
+    kafka_elect = ("org.apache.kafka.controller.PartitionChangeBuilder#electLeader "
+                   "(PartitionLeaderElectionAlgorithms.offlinePartitionLeaderElection before KRaft)")
+    return Lesson("replication", (
+        LessonStep("replication.hw", "number", hw, {**facts, "slowest": min(LEO.values())},
+                   "kafka.cluster.Partition#maybeIncrementLeaderHW", scene=replica_scene(behind), link=REPLICAS_PAGE),
+        LessonStep("replication.acks", "number", len(accepted),
+                   {**facts, "isr": len(alone.isr), "error": produce_error(alone, -1, MIN_INSYNC),
+                    "frozen": high_watermark(alone, MIN_INSYNC, current=hw)},
+                   kafka_append, scene=replica_scene(alone), link=REPLICAS_PAGE),
+        LessonStep("replication.failover", "number", failover.leader, {**facts, "isr": "[0, 2]"},
+                   kafka_elect, scene=replica_scene(behind), link=REPLICAS_PAGE),
+        LessonStep("replication.unclean", "number", lost_records(unclean, hw),
+                   {**facts, "leader": unclean.leader, "leader_leo": LEO[unclean.leader or 0],
+                    "lost_from": LEO[unclean.leader or 0], "lost_to": hw - 1},
+                   kafka_elect + "; unclean.leader.election.enable", scene=replica_scene(alone),
+                   link=REPLICAS_PAGE),
+    ))
+
+
+GROUP_ID: Final = "orders-service"
+RATE: Final = 100  # records per second into every partition
+
+
+def _lag() -> Lesson:
+    seed_d = build_preset("seed-d")
+    timings = ProtocolTimings()
+    costs = {}
+    for name in ("sticky", "cooperative-sticky"):
+        steps = outcomes(seed_d, CLIENT[name])
+        costs[name] = step_pause(CLIENT[name], steps[0].assignment, steps[1], timings, ())
+    facts = {"rate": RATE, "rejoin_ms": timings.rejoin_ms, "sync_ms": timings.sync_ms,
+             "processing_ms": timings.processing_ms, "eager_seconds": costs["sticky"].partition_seconds,
+             "cooperative_seconds": costs["cooperative-sticky"].partition_seconds,
+             "eager_partitions": costs["sticky"].paused_partitions,
+             "cooperative_partitions": costs["cooperative-sticky"].paused_partitions}
+    kafka_pause = ("engine.consumer.pause (a model of ConsumerCoordinator#onJoinPrepare / #onJoinComplete; "
+                   "lag = records/s x partition-seconds paused)")
+    return Lesson("lag", (
+        LessonStep("lag.coordinator", "number", coordinator_partition(GROUP_ID),
+                   {"group": GROUP_ID, "partitions": DEFAULT_OFFSETS_PARTITIONS},
+                   "org.apache.kafka.coordinator.group.GroupCoordinatorService#partitionFor "
+                   "(Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions)",
+                   link=PageLink("pages/3_Keys.py")),
+        LessonStep("lag.eager", "number", round(RATE * costs["sticky"].partition_seconds), facts, kafka_pause,
+                   link=REBALANCE_PAGE),
+        LessonStep("lag.cooperative", "number", round(RATE * costs["cooperative-sticky"].partition_seconds), facts,
+                   kafka_pause, link=REBALANCE_PAGE),
+    ))
+
+
+TXN_OPERATIONS: Final = "T1, send 0 2\nT1, send 1 1\nT2, send 0 1\nT1, commit\nT2, abort\nplain, send 0 1\nT1, send 1 1"
+
+
+def _eos() -> Lesson:
+    p0, p1 = replay(parse_operations(TXN_OPERATIONS, "T1, T2"))["partitions"]
+    facts = {"operations": "; ".join(TXN_OPERATIONS.splitlines()), "p0_uncommitted": len(p0["read_uncommitted"]),
+             "p0_markers": sum(1 for e in p0["log"] if e["kind"] != "data"),
+             "p0_committed": ", ".join(map(str, p0["read_committed"])), "p0_hw": p0["high_watermark"],
+             "p1_hw": p1["high_watermark"], "p1_lso": p1["last_stable_offset"]}
+    kafka = ("org.apache.kafka.storage.internals.log.ProducerStateManager#firstUnstableOffset, "
+             "UnifiedLog#lastStableOffset; isolation.level=read_committed")
+    return Lesson("eos", (
+        LessonStep("eos.committed", "number", len(p0["read_committed"]), facts, kafka, link=PRODUCER_PAGE),
+        LessonStep("eos.lso", "number", p1["last_stable_offset"], facts, kafka, link=PRODUCER_PAGE),
+    ))
+
+
+HOT_SAMPLE: Final = SampleSpec("zipf", 100_000, 10_000, 1.1, 0.0, 42)  # the Keys page's Zipf sample
+
+
+def hottest_share(partitions: int, spec: SampleSpec = HOT_SAMPLE) -> float:
+    """Percentage of the sample's records on its busiest partition (murmur2 placement, the Keys page's)."""
+    counts = partition_histogram(partitions_for_arrow(generate(spec), partitions), partitions)
+    return 100 * float(counts.max()) / float(counts.sum())
+
+
+def _hot() -> Lesson:
+    keys = generate(HOT_SAMPLE)
+    top_key, top_count = hottest_keys(keys, 1)[0]
+    facts = {"records": HOT_SAMPLE.count, "distinct": HOT_SAMPLE.distinct, "zipf_s": HOT_SAMPLE.zipf_s,
+             "top_key": top_key, "top_share": round(100 * top_count / HOT_SAMPLE.count, 1),
+             "share_12": round(hottest_share(12), 1), "share_96": round(hottest_share(96), 1),
+             "mean_12": round(100 / 12, 1), "mean_96": round(100 / 96, 1)}
+    kafka = "org.apache.kafka.clients.producer.internals.BuiltInPartitioner#partitionForKey"
+    return Lesson("hot", (
+        LessonStep("hot.share12", "number", round(hottest_share(12)), facts, kafka, tolerance=3, unit="%",
+                   link=PageLink("pages/3_Keys.py", (("keys.partitions", "12"),))),
+        LessonStep("hot.share96", "number", round(hottest_share(96)), facts, kafka, tolerance=3, unit="%",
+                   link=PageLink("pages/6_Load.py")),
+    ))
+
+
+DATA_PATH_BUILDERS: Final = (_producer, _log, _replication, _lag, _eos, _hot)
+
+
+def data_path_lessons() -> tuple[Lesson, ...]:
+    """The six lessons after the consumer-group ones, in course order."""
+    return tuple(build() for build in DATA_PATH_BUILDERS)
