@@ -28,6 +28,9 @@ def answer(page, step: LessonStep, language: str) -> None:
             page.get_by_role("option", name=partition, exact=True).click()
             wait_rendered(page)
         page.keyboard.press("Escape")
+    elif step.kind == "choice":  # language-neutral options (record orders, true / false, ConfigException)
+        page.locator('[data-testid="stRadio"]').first.get_by_text(step.answer, exact=True).click()
+        wait_rendered(page)
     else:
         field = page.locator('[data-testid="stNumberInput"] input').first
         field.fill(str(step.answer))

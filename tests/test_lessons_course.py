@@ -1,0 +1,219 @@
+"""Issue 25: the course for new engineers.  Every step's answer is recomputed here through the engine calls the
+pages make, independently of ``engine/lessons`` (other entry points where there are: the Producer page's presets,
+the Arrow hashing path, a Java ``String.hashCode`` written out here), and compared with the lesson's; a wrong
+answer is marked wrong.  The course has at least 13 lessons and 28 steps; every lesson closes with a production
+line and has a trainer's guide entry in both languages; the guide's handout holds every lesson."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from engine.comparison import CLIENT, SERVER, outcomes, revoked_count
+from engine.consumer.membership import RollingRestartConfig, rolling_restart
+from engine.consumer.pause import ProtocolTimings, pause_report
+from engine.lessons import LessonStep, check, course
+from engine.presets import build_preset
+from engine.producer.arrow import partitions_for_arrow
+from engine.producer.idempotence import PRESETS, parse_spec, report, simulate
+from engine.producer.keysample import SampleSpec, generate
+from engine.producer.murmur2 import partition_for_key
+from engine.producer.producer_config import resolve
+from engine.scenario import GroupState
+from engine.server import replication as repl
+from engine.server.timer.driver import simulate as wheel_simulate
+from engine.server.timer.model import TaskSpec, WheelConfig
+from engine.sizing import partitions_needed
+from engine.storage import partition_log, txn_log
+from engine.storage.index import largest_lower_bound
+from helpers import REPO
+
+STEPS = {s.id: s for lesson in course() for s in lesson.steps}
+
+
+def _owned(preset: str, assignor: Any, step: int, member: str) -> set[str]:
+    return {str(tp) for tp in outcomes(build_preset(preset), assignor)[step].assignment[member]}
+
+
+def _range_counts(preset: str) -> list[int]:
+    return [len(tps) for tps in outcomes(build_preset(preset), CLIENT["range"])[0].assignment.values()]
+
+
+def _remap() -> int:
+    import pyarrow as pa
+
+    keys = pa.array([f"key-{i}" for i in range(10_000)])
+    moved = int((partitions_for_arrow(keys, 12) != partitions_for_arrow(keys, 16)).sum())  # the Arrow path
+    return round(100 * moved / 10_000)
+
+
+def _restart(static: bool) -> int:
+    first = build_preset("seed-a").first
+    state = GroupState({"t0": 6}, first.members, first.partition_racks)
+    return rolling_restart(state, "range", RollingRestartConfig(restart_ms=30_000, session_timeout_ms=45_000),
+                           static=static).rebalances
+
+
+def _wheel(what: str) -> int:
+    placed = wheel_simulate(WheelConfig(1, 20, 0), [TaskSpec("t", 25)]).tasks[0].inserted
+    return int(getattr(placed, what))
+
+
+def _preset_log(name: str) -> list[int]:
+    return report(simulate(parse_spec(PRESETS[name])))["partitions"][0]["order"]
+
+
+def _java_hash(text: str) -> int:
+    h = 0
+    for unit in text.encode("utf-16-be").hex(" ", 2).split():
+        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def _pause_lag(strategy: str) -> int:
+    seed_d = build_preset("seed-d")
+    steps = outcomes(seed_d, CLIENT[strategy])
+    protocol = "eager" if strategy == "sticky" else "cooperative"
+    paused = pause_report(protocol, steps[0].assignment, steps[1].assignment, ProtocolTimings(), (),
+                          steps[1].rounds or 1)
+    return round(100 * paused.partition_seconds)
+
+
+PAGE_TXN_OPS = "T1, send 0 2\nT1, send 1 1\nT2, send 0 1\nT1, commit\nT2, abort\nplain, send 0 1\nT1, send 1 1"
+
+
+def _txn() -> list[dict[str, Any]]:
+    return txn_log.replay(txn_log.parse_operations(PAGE_TXN_OPS, "T1, T2"))["partitions"]
+
+
+def _hot(partitions: int) -> int:
+    keys = generate(SampleSpec("zipf", 100_000, 10_000, 1.1, 0.0, 42)).to_pylist()
+    counts = np.bincount([partition_for_key(k, partitions) for k in keys], minlength=partitions)  # one key at a time
+    return round(100 * counts.max() / counts.sum())
+
+
+REPLICAS = (0, 1, 2)
+BEHIND = repl.ReplicaState(REPLICAS, (0, 2), 0, {0: 10, 1: 4, 2: 8})
+ALONE = repl.ReplicaState(REPLICAS, (0,), 0, {0: 10, 1: 4, 2: 8}, frozenset({2}))
+
+RECOMPUTE: dict[str, Callable[[], Any]] = {
+    "why.three": lambda: _range_counts("order-service").count(max(_range_counts("order-service"))),
+    "why.idle": lambda: _range_counts("more-consumers").count(0),
+    "keys.partition": lambda: partition_for_key("21", 50),
+    "keys.remap": _remap,
+    "assignors.range": lambda: _owned("seed-b-4p", CLIENT["range"], 0, "C0"),
+    "assignors.roundrobin": lambda: _owned("seed-b-3p", CLIENT["roundrobin"], 0, "C1"),
+    "assignors.count": lambda: len(_owned("seed-a", CLIENT["range"], 0, "C0")),
+    "leaves.sticky": lambda: _owned("seed-d", CLIENT["sticky"], 1, "C0"),
+    "leaves.revoked": lambda: revoked_count(outcomes(build_preset("seed-d"), CLIENT["sticky"])[1]),
+    "static.dynamic": lambda: _restart(False),
+    "static.static": lambda: _restart(True),
+    "kip848.revoked": lambda: revoked_count(outcomes(build_preset("seed-d"), SERVER["uniform"])[1]),
+    "sizing.partitions": lambda: partitions_needed(205, 25, 10),
+    "wheel.level": lambda: _wheel("level"),
+    "wheel.bucket": lambda: _wheel("bucket"),
+    "producer.order": lambda: ", ".join(map(str, _preset_log(
+        "Seed article 002: B fails, later ones succeed (no idempotence, 5 in flight)"))),
+    "producer.duplicates": lambda: len(_preset_log("Response lost after the write, no idempotence: duplicates")),
+    "producer.acks0": lambda: str(resolve({"acks": 0}).idempotence).lower(),
+    "producer.expire": lambda: len(_preset_log("Batches expire: delivery.timeout.ms reached while retrying")),
+    "log.segment": lambda: partition_log.simulate(partition_log.SEED_133)[1]["segments"][1]["base_offset"],
+    "log.index": lambda: [0, 328, 656, 984][largest_lower_bound([6, 14, 22, 30], 23, 8).slot],
+    "log.retention": lambda: partition_log.simulate({
+        "config": {"segment.bytes": 5000, "retention.ms": 10_000},
+        "workload": {"batches": 10, "records_per_batch": 10, "key_bytes": 8, "keys": 3, "interval_ms": 1000},
+        "actions": [{"retention_at_ms": 14_500}]})[1]["log_start_offset"],
+    "replication.hw": lambda: repl.high_watermark(BEHIND, 2),
+    "replication.acks": lambda: sum(repl.produce_error(ALONE, acks, 2) == "NONE" for acks in (0, 1, -1)),
+    "replication.failover": lambda: repl.elect_leader(REPLICAS, (2,), {1, 2}, unclean=False)[0],
+    "replication.unclean": lambda: repl.high_watermark(BEHIND, 2) - BEHIND.leo[
+        repl.elect_leader(REPLICAS, (0,), {1}, unclean=True)[0] or 0],
+    "lag.coordinator": lambda: abs(_java_hash("orders-service")) % 50,
+    "lag.eager": lambda: _pause_lag("sticky"),
+    "lag.cooperative": lambda: _pause_lag("cooperative-sticky"),
+    "eos.committed": lambda: len(_txn()[0]["read_committed"]),
+    "eos.lso": lambda: _txn()[1]["last_stable_offset"],
+    "hot.share12": lambda: _hot(12),
+    "hot.share96": lambda: _hot(96),
+}
+
+
+def test_the_course_is_long_enough_and_every_step_is_recomputed_here() -> None:
+    assert len(course()) >= 13 and len(STEPS) >= 28
+    assert set(STEPS) == set(RECOMPUTE)
+
+
+def _wrong(step: LessonStep) -> Any:
+    if step.kind == "partitions":
+        return list(step.answer)[1:]
+    if step.kind == "choice":
+        return next(c for c in step.choices if c != step.answer)
+    return step.answer + step.tolerance + 1
+
+
+@pytest.mark.parametrize("step_id", sorted(RECOMPUTE))
+def test_every_answer_is_what_the_engine_computes(step_id: str) -> None:
+    step, expected = STEPS[step_id], RECOMPUTE[step_id]()
+    given = sorted(expected) if isinstance(expected, set) else expected
+    assert check(step, given).correct, (step_id, step.answer, expected)
+    if step.kind == "number":
+        assert abs(step.answer - expected) <= step.tolerance
+    assert not check(step, _wrong(step)).correct
+    if step.kind == "choice":
+        assert step.answer in step.choices and len(step.choices) >= 3
+    assert step.link and (REPO / step.link.page).is_file()
+
+
+def test_recomputed_facts_the_texts_quote() -> None:
+    assert math.ceil(max(205 / 25, 205 / 10)) == STEPS["sizing.partitions"].answer == 21
+    wheel = STEPS["wheel.bucket"].facts
+    assert wheel["level_tick"] == 20 and (wheel["delay"] // wheel["level_tick"]) % wheel["size"] == wheel["bucket"]
+    assert STEPS["producer.acks0"].facts["explicit"] == "ConfigException"
+    unclean = STEPS["replication.unclean"].facts
+    assert unclean["lost_to"] - unclean["lost_from"] + 1 == STEPS["replication.unclean"].answer
+    assert STEPS["hot.share96"].facts["top_share"] <= STEPS["hot.share96"].facts["share_96"]
+
+
+def test_lesson_four_shows_who_owned_what_before() -> None:
+    scene = {row["member"]: row["owns"] for row in STEPS["leaves.sticky"].scene}
+    before = outcomes(build_preset("seed-d"), CLIENT["sticky"])[0].assignment
+    assert scene == {m: ", ".join(str(tp) for tp in tps) for m, tps in before.items()} and scene["C1"]
+    assert all("owns" in row for row in STEPS["leaves.revoked"].scene + STEPS["kip848.revoked"].scene)
+
+
+def test_article_notes_are_told_apart() -> None:
+    kinds = {s.id: (s.article.kind, s.article.since) for s in STEPS.values() if s.article}
+    assert kinds == {"assignors.range": ("wrong", ""), "assignors.roundrobin": ("typo", ""),
+                     "leaves.sticky": ("outdated", "2.8"), "sizing.partitions": ("wrong", "")}
+    assert STEPS["sizing.partitions"].source == "rule" and "Jun Rao" in STEPS["sizing.partitions"].kafka
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_production_lines_and_trainer_guide_for_every_lesson(language: str, monkeypatch) -> None:
+    from ui import i18n, lessons_text
+
+    monkeypatch.setattr(i18n, "current_language", lambda: language)
+    ids = [lesson.id for lesson in course()]
+    production, guide = lessons_text.production(), lessons_text.guide()
+    assert set(production) == set(ids) == set(guide) == set(lessons_text.lesson_titles())
+    for lesson_id in ids:
+        minutes, misconception, prompts = guide[lesson_id]
+        assert 5 <= minutes <= 30 and misconception and len(prompts) == 2
+        texts = [production[lesson_id], misconception, *prompts]
+        if language == "zh":
+            assert all(not i18n.untranslated(t) for t in texts), texts
+
+
+def test_trainer_guide_handout_holds_every_lesson() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(REPO / "pages" / "11_Lessons.py"), default_timeout=120)
+    at.run()
+    assert not at.exception
+    guide = [t for t in at.table if "misconception it targets" in t.value.columns][0].value
+    assert len(guide) == len(course()) and guide["minutes"].sum() >= 60
+    assert at.get("download_button")  # the offline handout of the same table
