@@ -1,8 +1,9 @@
 """Issue 25: the course for new engineers.  Every step's answer is recomputed here through the engine calls the
-pages make, independently of ``engine/lessons`` (other entry points where there are: the Producer page's presets,
-the Arrow hashing path, a Java ``String.hashCode`` written out here), and compared with the lesson's; a wrong
-answer is marked wrong.  The course has at least 13 lessons and 28 steps; every lesson closes with a production
-line and has a trainer's guide entry in both languages; the guide's handout holds every lesson."""
+pages make, independently of ``engine/lessons`` (other entry points where there are: the produce document itself,
+the Arrow hashing path, one key at a time, a Java ``String.hashCode`` written out here), and compared with the
+lesson's; a wrong answer is marked wrong.  The course has at least 13 lessons and 28 steps; every lesson closes
+with a production line and has a trainer's guide entry in both languages; the guide's handout holds every
+lesson."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from engine.consumer.pause import ProtocolTimings, pause_report
 from engine.lessons import LessonStep, check, course
 from engine.presets import build_preset
 from engine.producer.arrow import partitions_for_arrow
-from engine.producer.idempotence import PRESETS, parse_spec, report, simulate
+from engine.producer.idempotence import parse_spec, report, simulate
 from engine.producer.keysample import SampleSpec, generate
 from engine.producer.murmur2 import partition_for_key
 from engine.producer.producer_config import resolve
@@ -63,8 +64,16 @@ def _wheel(what: str) -> int:
     return int(getattr(placed, what))
 
 
-def _preset_log(name: str) -> list[int]:
-    return report(simulate(parse_spec(PRESETS[name])))["partitions"][0]["order"]
+def _produced(config: dict[str, Any], faults: list[dict[str, Any]], records: int) -> list[int]:
+    """The Producer page's engine, records 10 ms apart (what the lesson's questions state)."""
+    document = {"config": config, "partitions": 1, "records": records, "interval_ms": 10, "latency_ms": 20,
+                "faults": faults}
+    return report(simulate(parse_spec(document)))["partitions"][0]["order"]
+
+
+NOT_LEADER_2 = [{"request": 2, "kind": "not_leader"}]
+LOST_RESPONSE = [{"request": 1, "kind": "timeout_after_write"}]
+NEVER_WRITTEN = [{"request": 1, "kind": "timeout_before_write"}, {"request": 4, "kind": "timeout_before_write"}]
 
 
 def _java_hash(text: str) -> int:
@@ -116,11 +125,12 @@ RECOMPUTE: dict[str, Callable[[], Any]] = {
     "sizing.partitions": lambda: partitions_needed(205, 25, 10),
     "wheel.level": lambda: _wheel("level"),
     "wheel.bucket": lambda: _wheel("bucket"),
-    "producer.order": lambda: ", ".join(map(str, _preset_log(
-        "Seed article 002: B fails, later ones succeed (no idempotence, 5 in flight)"))),
-    "producer.duplicates": lambda: len(_preset_log("Response lost after the write, no idempotence: duplicates")),
+    "producer.order": lambda: ", ".join(map(str, _produced({"enable.idempotence": False}, NOT_LEADER_2, 4))),
+    "producer.duplicates": lambda: len(_produced({"enable.idempotence": False, "request.timeout.ms": 1000},
+                                                 LOST_RESPONSE, 3)),
     "producer.acks0": lambda: str(resolve({"acks": 0}).idempotence).lower(),
-    "producer.expire": lambda: len(_preset_log("Batches expire: delivery.timeout.ms reached while retrying")),
+    "producer.expire": lambda: len(_produced({"request.timeout.ms": 1000, "delivery.timeout.ms": 1500},
+                                             NEVER_WRITTEN, 3)),
     "log.segment": lambda: partition_log.simulate(partition_log.SEED_133)[1]["segments"][1]["base_offset"],
     "log.index": lambda: [0, 328, 656, 984][largest_lower_bound([6, 14, 22, 30], 23, 8).slot],
     "log.retention": lambda: partition_log.simulate({

@@ -68,12 +68,13 @@ def _questions() -> dict[str, str]:
         "wheel.bucket": _("The same task ({delay} ms, tickMs = {tick}, wheelSize = {size}). Which bucket of "
                           "that level holds it?"),
         "producer.order": _("enable.idempotence=false, max.in.flight.requests.per.connection={in_flight}, retries "
-                            "on. Records 0..3 go to one partition, one request each; request 2 (record {failed}) "
-                            "gets NOT_LEADER_OR_FOLLOWER and is retried. In which order do the records end up in "
-                            "the partition's log?"),
-        "producer.duplicates": _("enable.idempotence=false. {records} records are sent; the broker writes the "
-                                 "first request but its response is lost (request.timeout.ms expires), so the "
-                                 "producer retries. How many records does the partition's log hold at the end?"),
+                            "on. Records 0..3 go to one partition {interval} ms apart, one request each; request 2 "
+                            "(record {failed}) gets NOT_LEADER_OR_FOLLOWER and is retried. In which order do the "
+                            "records end up in the partition's log?"),
+        "producer.duplicates": _("enable.idempotence=false. {records} records are sent {interval} ms apart, one "
+                                 "request each; the broker writes the first request but its response is lost "
+                                 "(request.timeout.ms expires), so the producer retries. How many records does "
+                                 "the partition's log hold at the end?"),
         "producer.acks0": _("A producer sets acks=0 and leaves enable.idempotence unset. What does "
                             "enable.idempotence end up as?"),
         "producer.expire": _("{records} records; the first requests time out before the broker writes them. "
@@ -169,10 +170,11 @@ def _explanations() -> dict[str, str]:
                             "max.in.flight.requests.per.connection=1 the log is {one_in_flight}; with the "
                             "defaults (idempotence on since 3.0) it is {idempotent}: the broker refuses "
                             "out-of-sequence batches (OUT_OF_ORDER_SEQUENCE_NUMBER) until the retry is in."),
-        "producer.duplicates": _("The broker had written the first request; the retry writes the same records "
-                                 "again: the log reads {log}. With idempotence the broker recognises the retry "
-                                 "by producer id and sequence number and answers with the original offsets: "
-                                 "{idempotent} records, no duplicate."),
+        "producer.duplicates": _("A request timeout closes the connection, so every request in flight on it "
+                                 "fails too and is retried, although the broker had written them all: the log "
+                                 "reads {log}. With idempotence the broker recognises each retry by producer id "
+                                 "and sequence number and answers with the original offsets: {idempotent} "
+                                 "records, no duplicate."),
         "producer.acks0": _("Kafka turns idempotence off, with a warning, when acks, retries or "
                             "max.in.flight.requests.per.connection conflict with it and enable.idempotence was "
                             "not set. Set it to true explicitly with acks=0 and the producer refuses to start: "

@@ -6,7 +6,7 @@ Rebalance page, ``engine.storage.txn_log``, ``engine.producer.keysample`` for Ke
 
     >>> [lesson.id for lesson in data_path_lessons()]
     ['producer', 'log', 'replication', 'lag', 'eos', 'hot']
-    >>> producer_order({"enable.idempotence": False})   # seed article 002's retry reorders: B lands last
+    >>> producer_order({"enable.idempotence": False})   # reference article 002's retry reorders: B lands last
     '0, 2, 3, 1'
 """
 
@@ -18,6 +18,7 @@ from typing import Any, Final
 from engine.comparison import CLIENT, outcomes, step_pause
 from engine.consumer.pause import ProtocolTimings
 from engine.coordinator.offsets_partition import DEFAULT_OFFSETS_PARTITIONS, coordinator_partition
+from engine.errors import ScenarioError
 from engine.lessons.model import Lesson, LessonStep, PageLink
 from engine.presets import build_preset
 from engine.producer.arrow import partitions_for_arrow
@@ -36,16 +37,24 @@ REPLICAS_PAGE: Final = PageLink("pages/8_Replicas.py")
 REBALANCE_PAGE: Final = PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))
 
 
-def _produce(config: Mapping[str, Any], faults: list[tuple[int, str]], records: int, **more: Any) -> dict[str, Any]:
-    """``python -m engine produce`` on one partition, records 1 ms apart, 20 ms latency (the page's presets)."""
-    return report(simulate(parse_spec({"config": dict(config), "partitions": 1, "records": records,
-                                       "interval_ms": 1, "latency_ms": 20,
-                                       "faults": [{"request": n, "kind": k} for n, k in faults], **more})))
+INTERVAL_MS: Final = 10  # records 10 ms apart: one batch per request whether linger.ms is 0 or 5
+
+
+def _produce(config: Mapping[str, Any], faults: list[tuple[int, str]], records: int,
+             one_per_request: bool = True) -> dict[str, Any]:
+    """``python -m engine produce`` (the Producer page's engine) on one partition, 20 ms latency; the questions
+    say "one request each", so a run that batches records together is refused (``one_per_request``)."""
+    result = report(simulate(parse_spec({"config": dict(config), "partitions": 1, "records": records,
+                                         "interval_ms": INTERVAL_MS, "latency_ms": 20,
+                                         "faults": [{"request": n, "kind": k} for n, k in faults]})))
+    if one_per_request and any(len(b["records"]) != 1 for b in result["batches"]):
+        raise ScenarioError("lesson: the producer example batched records together")
+    return result
 
 
 def producer_order(config: Mapping[str, Any], records: int = 4) -> str:
     """The partition's log, record numbers in offset order, when request 2 gets NOT_LEADER_OR_FOLLOWER."""
-    return ", ".join(map(str, _produce(config, [(2, "not_leader")], records)["partitions"][0]["order"]))
+    return ", ".join(map(str, _produce(config, [(2, "not_leader")], records, False)["partitions"][0]["order"]))
 
 
 def idempotence_after(config: Mapping[str, Any]) -> str:
@@ -59,7 +68,7 @@ def idempotence_after(config: Mapping[str, Any]) -> str:
 def _producer() -> Lesson:
     run = _produce({"enable.idempotence": False}, [(2, "not_leader")], 4)
     order = ", ".join(map(str, run["partitions"][0]["order"]))
-    batch = run["requests"][1]["batches"][0]["batch"]  # what request 2 carried (one batch: records 1 ms apart)
+    batch = run["requests"][1]["batches"][0]["batch"]  # what request 2 carried (one batch of one record)
     failed = next(b["records"] for b in run["batches"] if b["batch"] == batch)
     others = [n for n in range(4) if n not in failed]
     moves = tuple(dict.fromkeys(", ".join(map(str, others[:i] + failed + others[i:])) for i in range(len(others) + 1)))
@@ -70,12 +79,12 @@ def _producer() -> Lesson:
     kafka_order = "org.apache.kafka.clients.producer.internals.Sender#completeBatch, RecordAccumulator#reenqueue"
     return Lesson("producer", (
         LessonStep("producer.order", "choice", order,
-                   {"records": 4, "in_flight": 5, "one_in_flight": producer_order(
+                   {"records": 4, "in_flight": 5, "interval": INTERVAL_MS, "one_in_flight": producer_order(
                        {"enable.idempotence": False, "max.in.flight.requests.per.connection": 1}),
                     "idempotent": producer_order({}), "failed": ", ".join(map(str, failed))},
                    kafka_order, choices=moves if order in moves else (*moves, order), link=PRODUCER_PAGE),
         LessonStep("producer.duplicates", "number", len(lost["partitions"][0]["order"]),
-                   {"records": 3, "log": ", ".join(map(str, lost["partitions"][0]["order"])),
+                   {"records": 3, "interval": INTERVAL_MS, "log": ", ".join(map(str, lost["partitions"][0]["order"])),
                     "idempotent": len(kept["partitions"][0]["order"])},
                    "org.apache.kafka.storage.internals.log.ProducerAppendInfo#checkSequence, "
                    "ProducerStateEntry#findDuplicateBatch", link=PRODUCER_PAGE),
