@@ -64,6 +64,8 @@ def reveal_section(lesson: Lesson, step: LessonStep) -> None:
     st.markdown(explanation(step.id, step.facts))
     if step.source == "rule":
         st.markdown(_("A rule of thumb, not something Kafka computes: `{kafka}`").format(kafka=step.kafka))
+    elif step.source == "model":
+        st.markdown(_("The lab's model of what Kafka does, not a measurement: `{kafka}`").format(kafka=step.kafka))
     else:
         st.markdown(_("Kafka computes it in: `{kafka}`").format(kafka=step.kafka))
     note = article_note(step)

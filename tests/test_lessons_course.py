@@ -198,7 +198,7 @@ def test_lesson_four_shows_who_owned_what_before() -> None:
 def test_article_notes_are_told_apart() -> None:
     kinds = {s.id: (s.article.kind, s.article.since) for s in STEPS.values() if s.article}
     assert kinds == {"assignors.range": ("wrong", ""), "assignors.roundrobin": ("typo", ""),
-                     "leaves.sticky": ("outdated", "2.8"), "sizing.partitions": ("wrong", "")}
+                     "leaves.sticky": ("outdated", "3.0"), "sizing.partitions": ("wrong", "")}
     assert STEPS["sizing.partitions"].source == "rule" and "Jun Rao" in STEPS["sizing.partitions"].kafka
 
 

@@ -65,7 +65,14 @@ def _owned(scenario: Scenario, strategy: str, step: int, member: str) -> tuple[s
 NOTE_KINDS: Mapping[tuple[str, str, int], tuple[NoteKind, str]] = {
     ("seed-b-4p", "range", 0): ("wrong", ""),  # 004 lists round-robin's answer under range
     ("seed-b-3p", "roundrobin", 0): ("typo", ""),  # 001: "p1p2" for t1-2
-    ("seed-d", "sticky", 1): ("outdated", "2.8"),  # the pre-2.8 sticky algorithm (KAFKA-9987, KAFKA-12464)
+    # the freed partitions dealt round-robin to the under-quota members: KAFKA-12464, resolved 2021-05-06, after
+    # the 2.8.0 release (2021-04-19), so first shipped in 3.0.0
+    ("seed-d", "sticky", 1): ("outdated", "3.0"),
+}
+NOTE_WHY: Mapping[tuple[str, str, int], str] = {
+    ("seed-d", "sticky", 1): "The articles show the sticky algorithm from before Kafka 3.0 (and 004 has typos). Since "
+                             "KAFKA-12464 (3.0) the freed partitions go round-robin to the under-quota members "
+                             "sorted by id.",
 }
 
 
@@ -74,7 +81,8 @@ def _note(preset: str, strategy: str, step: int) -> ArticleNote | None:
     if not found:
         return None
     kind, since = NOTE_KINDS.get((preset, strategy, step), ("wrong", ""))
-    return ArticleNote(found[0].article, found[0].says, found[0].kafka, kind, since, found[0].why)
+    why = NOTE_WHY.get((preset, strategy, step), found[0].why)
+    return ArticleNote(found[0].article, found[0].says, found[0].kafka, kind, since, why)
 
 
 def _assign_step(sid: str, preset: str, strategy: str, step: int, member: str, page_step: int = 0) -> LessonStep:

@@ -188,8 +188,8 @@ def _lag() -> Lesson:
              "cooperative_seconds": costs["cooperative-sticky"].partition_seconds,
              "eager_partitions": costs["sticky"].paused_partitions,
              "cooperative_partitions": costs["cooperative-sticky"].paused_partitions}
-    kafka_pause = ("engine.consumer.pause (a model of ConsumerCoordinator#onJoinPrepare / #onJoinComplete; "
-                   "lag = records/s x partition-seconds paused)")
+    kafka_pause = ("engine.consumer.pause, timing ConsumerCoordinator#onJoinPrepare (eager) / #onJoinComplete "
+                   "(cooperative) with the Rebalance page's timings; lag = records/s x partition-seconds paused")
     return Lesson("lag", (
         LessonStep("lag.coordinator", "number", coordinator_partition(GROUP_ID),
                    {"group": GROUP_ID, "partitions": DEFAULT_OFFSETS_PARTITIONS},
@@ -197,9 +197,9 @@ def _lag() -> Lesson:
                    "(Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions)",
                    link=PageLink("pages/3_Keys.py")),
         LessonStep("lag.eager", "number", round(RATE * costs["sticky"].partition_seconds), facts, kafka_pause,
-                   link=REBALANCE_PAGE),
+                   source="model", link=REBALANCE_PAGE),
         LessonStep("lag.cooperative", "number", round(RATE * costs["cooperative-sticky"].partition_seconds), facts,
-                   kafka_pause, link=REBALANCE_PAGE),
+                   kafka_pause, source="model", link=REBALANCE_PAGE),
     ))
 
 

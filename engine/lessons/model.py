@@ -65,7 +65,7 @@ class LessonStep:
     link: PageLink | None = None
     article: ArticleNote | None = None
     unit: str = ""  # shown after the answer ("%")
-    source: Literal["kafka", "rule"] = "kafka"  # ``kafka`` names Kafka's code, or a rule of thumb's source
+    source: Literal["kafka", "rule", "model"] = "kafka"  # Kafka's code, a rule of thumb's source, or the lab's model
 
 
 @dataclass(frozen=True)
