@@ -61,8 +61,8 @@ def choose_lesson(titles: dict[str, str]) -> None:
 def _scene_headers() -> dict[str, str]:
     return {"member": _("consumer"), "topics": _("subscribes to (partitions)"), "owns": _("owns before"),
             "segment": _("segment file"), "offsets": _("offsets"),
-            "largest_timestamp_ms": _("largest timestamp (ms)"), "broker": _("broker"), "leo": "LEO",
-            "in_isr": _("in the ISR"), "leader": _("leader")}
+            "largest_timestamp_ms": _("largest timestamp (ms)"), "broker": _("broker"), "alive": _("alive"),
+            "leo": "LEO", "in_isr": _("in the ISR"), "leader": _("leader")}
 
 
 def scene_table(step: LessonStep) -> None:

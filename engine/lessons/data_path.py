@@ -139,9 +139,11 @@ MIN_INSYNC: Final = 2
 
 
 def replica_scene(state: ReplicaState) -> tuple[Mapping[str, str], ...]:
-    """One row per replica: broker, LEO, in the ISR, leader (✓ / ✗, no words: the page translates headers)."""
-    return tuple({"broker": str(b), "leo": str(state.leo.get(b, 0)), "in_isr": "✓" if b in state.isr else "✗",
-                  "leader": "✓" if b == state.leader else ""} for b in state.replicas)
+    """One row per replica: broker, alive, LEO, in the ISR, leader (✓ / ✗, no words: the page translates
+    headers)."""
+    return tuple({"broker": str(b), "alive": "✗" if b in state.dead else "✓", "leo": str(state.leo.get(b, 0)),
+                  "in_isr": "✓" if b in state.isr else "✗", "leader": "✓" if b == state.leader else ""}
+                 for b in state.replicas)
 
 
 def _replication() -> Lesson:
