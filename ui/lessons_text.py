@@ -190,9 +190,10 @@ def _explanations() -> dict[str, str]:
                        "broker binary-searches it for the largest offset at or below {target}: slot {slot}, "
                        "found in {probes} comparisons, then scans the log from that position to the batch "
                        "holding offset {target}."),
-        "log.retention": _("Retention deletes whole segments, never single records, and never the active one: "
-                           "a segment goes when its largest timestamp is older than retention.ms. {deleted} of "
-                           "{segments} segments go; the log now starts at the next segment's base offset."),
+        "log.retention": _("Retention deletes whole segments, never single records: a segment goes when its "
+                           "largest timestamp is older than retention.ms (the active one too: Kafka first rolls a "
+                           "new, empty segment). {deleted} of {segments} segments go; the log now starts at the "
+                           "next segment's base offset."),
         "replication.hw": _("The high watermark is the smallest LEO among the leader and the followers in the "
                             "ISR: broker 1 (LEO {slowest}) is out of the ISR and does not hold it back. "
                             "Consumers read only below the high watermark."),
