@@ -19,6 +19,11 @@ running time grows with, measured on the 2-core development machine (README, "Li
   (``brokers - racks x smallest rack``): with uneven racks Kafka's placement walks past them to find a
   rack the partition lacks.
 - ``server-assign`` keeps its own budget beside its parser: partitions summed over steps <= 1,000,000.
+- ``share-deliver``: events x the records the in-flight window can hold (``engine.share.case.in_flight_bound``)
+  <= 300,000,000, and that window <= 200,000 records (a partial acknowledgement tracks each offset of a
+  batch on its own).  A share partition at 2,000 in-flight records with 100,000 events (fetches of 500
+  from batches of 10: a window of at most 2,510) asks for 251,000,000 and is simulated in seconds
+  (``python -m bench share_delivery``).  Until ``engine/cost`` lands this is the estimate checked first.
 
 Worked example (asserted in ``tests/test_hostile_budgets.py``): a range case of 2 steps, each with one
 topic of 1,000 partitions and 10 members subscribed to it, costs ``2 x (1,000 + 10) = 2,020`` units;
@@ -45,6 +50,8 @@ MAX_HASH_CELLS: Final = 1_000_000
 MAX_GROUP_ID_UNITS: Final = 4_000_000
 MAX_WHEEL_TASK_LEVELS: Final = 100_000
 MAX_REPLICA_WORK: Final = 10_000_000
+MAX_SHARE_DELIVERY_WORK: Final = 300_000_000
+MAX_SHARE_IN_FLIGHT: Final = 200_000
 
 
 def check_budget(what: str, work: int, budget: int, counted: str) -> None:
@@ -142,3 +149,14 @@ def check_replicas(racks: Sequence[str | None], partitions: int, replication_fac
     replicas = max(partitions, 0) * max(replication_factor, 0)
     check_budget("replicas", replicas * (1 + replica_scan(racks)), MAX_REPLICA_WORK,
                  "replicas x (1 + brokers beyond the smallest rack's share)")
+
+
+# ------------------------------------------------------------------------------ share-deliver
+
+
+def check_share_delivery(events: int, in_flight: int) -> None:
+    """``events`` x ``in_flight`` (the most records the window can hold) within budget, the window too."""
+    check_budget("share-deliver", in_flight, MAX_SHARE_IN_FLIGHT,
+                 "records the in-flight window can hold: max.record.locks + largest max_records + largest log batch")
+    check_budget("share-deliver", events * in_flight, MAX_SHARE_DELIVERY_WORK,
+                 "events x records the in-flight window can hold")
