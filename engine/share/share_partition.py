@@ -29,7 +29,7 @@ with their delivery count raised to 2::
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,7 @@ from engine.share.settings import ShareSettings
 AVAILABLE, ACQUIRED, ARCHIVED = RecordState.AVAILABLE, RecordState.ACQUIRED, RecordState.ARCHIVED
 INVALID_RECORD_STATE = "INVALID_RECORD_STATE"
 INVALID_REQUEST = "INVALID_REQUEST"
+Move = tuple[InFlightState, RecordState, int, int]  # a tentative move of an ack: state, target, first, last
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,8 @@ class SharePartition:
         self.firsts: list[int] = []
         self.timer = LockTimer()
         self.available = 0  # AVAILABLE records in flight: a fetch scans for one only when there is one
+        #: told ``(first, last, state, at_limit)`` whenever records become final (the page's summary listens)
+        self.on_final: Callable[[int, int, RecordState, bool], None] | None = None
 
     # ------------------------------------------------------------------------------------------ time
 
@@ -94,7 +97,7 @@ class SharePartition:
             state = lock.guards
             if state is not None and state.state is ACQUIRED:
                 state.lock = None
-                self._make_available(state, lock.last - lock.first + 1)
+                self._make_available(state, lock.first, lock.last)
             self._advance_start()
         return fired
 
@@ -191,24 +194,26 @@ class SharePartition:
 
     def acknowledge(self, member: str, acks: Sequence[AckBatch]) -> str | None:
         """Kafka's ``acknowledge``: all moves or none (splits stay); the error name, or None on success."""
-        moves: list[tuple[InFlightState, RecordState, int]] = []
+        moves: list[Move] = []
         for ack in acks:
             error = self._plan_ack(member, ack, moves)
             if error is not None:
                 return error
-        for s, target, width in moves:
+        for s, target, first, last in moves:
             if s.lock is not None:
                 s.lock.cancel()
                 s.lock = None
             if target is AVAILABLE:
-                self._make_available(s, width)
+                self._make_available(s, first, last)
             else:
                 s.state = target
                 s.member = None
+                if self.on_final is not None:
+                    self.on_final(first, last, target, False)
         self._advance_start()
         return None
 
-    def _plan_ack(self, member: str, ack: AckBatch, moves: list[tuple[InFlightState, RecordState, int]]) -> str | None:
+    def _plan_ack(self, member: str, ack: AckBatch, moves: list[Move]) -> str | None:
         if ack.last < self.start:
             return None
         i = bisect_right(self.firsts, ack.first) - 1
@@ -231,7 +236,7 @@ class SharePartition:
                     return INVALID_RECORD_STATE
                 inside = ack.first <= b.first and b.last <= ack.last
                 if inside and ack.types is None and not b.first < self.start <= b.last:
-                    moves.append((whole, ack.target(b.first), b.width))
+                    moves.append((whole, ack.target(b.first), b.first, b.last))
                     continue
                 if whole.state is not ACQUIRED:
                     return INVALID_RECORD_STATE
@@ -241,7 +246,7 @@ class SharePartition:
                 s = offsets[o - b.first]
                 if s.state is not ACQUIRED or s.member != member:
                     return INVALID_RECORD_STATE
-                moves.append((s, ack.target(o), 1))
+                moves.append((s, ack.target(o), o, o))
         return None
 
     def _split(self, b: InFlightBatch) -> None:
@@ -265,28 +270,31 @@ class SharePartition:
                 whole = b.whole
                 assert whole is not None
                 if whole.state is ACQUIRED and whole.member == member:
-                    self._release(whole, b.width)
+                    self._release(whole, b.first, b.last)
                 continue
-            for s in b.offsets:
+            for o, s in enumerate(b.offsets, start=b.first):
                 if s.state is ACQUIRED:
                     if s.member != member:
                         break
-                    self._release(s, 1)
+                    self._release(s, o, o)
         self._advance_start()
 
-    def _release(self, s: InFlightState, width: int) -> None:
+    def _release(self, s: InFlightState, first: int, last: int) -> None:
         if s.lock is not None:
             s.lock.cancel()
             s.lock = None
-        self._make_available(s, width)
+        self._make_available(s, first, last)
 
-    def _make_available(self, s: InFlightState, width: int) -> None:
+    def _make_available(self, s: InFlightState, first: int, last: int) -> None:
+        """The limit rule: AVAILABLE again, or ARCHIVED once the delivery count has reached the limit."""
         s.member = None
         if s.delivery_count >= self.settings.delivery_count_limit:
             s.state = ARCHIVED
+            if self.on_final is not None:
+                self.on_final(first, last, ARCHIVED, True)
         else:
             s.state = AVAILABLE
-            self.available += width
+            self.available += last - first + 1
 
     # ---------------------------------------------------------------------------------- start offset
 
