@@ -12,7 +12,7 @@ the right length.  The first problem is one ``InputError`` line naming the field
 Traceback (most recent call last):
 ...
 engine.errors.InputError: log[0]: [5, 4] has last < first
->>> in_flight_bound(case)
+>>> window_cap(case)
 5
 """
 
@@ -189,14 +189,18 @@ def parse_case(raw: Any, field: str = "case") -> ShareCase:
     return ShareCase(settings, tuple(log), tuple(events))
 
 
-def in_flight_bound(case: ShareCase) -> int:
-    """Most records the in-flight window can ever hold: the lock limit (checked before a fetch) plus the
-    largest fetch budget plus one log batch (a budget is rounded up to a whole batch), never more than
-    the log's span."""
+WINDOW_SLACK: Final = 4
+
+
+def window_cap(case: ShareCase) -> int:
+    """Most records the in-flight window may hold in a run: the lock limit (checked before a fetch is tried)
+    plus the largest fetch budget plus one log batch (a budget is rounded up to a whole batch), with room
+    for ``WINDOW_SLACK`` times that (a fetch is tried whenever a record is AVAILABLE, and may then take new
+    records too), never more than the log's span.  ``replay.run`` stops a run that outgrows it."""
     batches = case.all_batches
     if not batches:
         return 0
     span = batches[-1][1] - batches[0][0] + 1
     largest_fetch = max((e.max_records for e in case.events if isinstance(e, Fetch)), default=0)
     largest_batch = max(last - first + 1 for first, last in batches)
-    return min(span, case.settings.max_record_locks + largest_fetch + largest_batch)
+    return min(span, WINDOW_SLACK * (case.settings.max_record_locks + largest_fetch + largest_batch))

@@ -24,10 +24,10 @@ from typing import Final, Literal
 
 from engine.budgets import check_share_delivery
 from engine.errors import InputError
-from engine.share.case import Ack, Crash, Event, Fetch, Leave, Tick
+from engine.share.case import WINDOW_SLACK, Ack, Crash, Event, Fetch, Leave, Tick
 from engine.share.log import ShareLog
 from engine.share.record_state import RecordState
-from engine.share.replay import Step, apply
+from engine.share.replay import Step, apply, check_window
 from engine.share.settings import ShareSettings
 from engine.share.share_partition import AckBatch, FetchResult, SharePartition
 
@@ -96,6 +96,23 @@ class SimulationRun:
     deliveries: list[tuple[int, str, list[tuple[int, int, int]]]] = field(default_factory=list)
 
 
+def parse_offsets(text: str, field: str, records: int) -> frozenset[int]:
+    """``"3, 17"`` -> ``{3, 17}``: record offsets typed by hand, each a whole number below ``records``.
+
+    >>> sorted(parse_offsets("7, 3", "poison", 60)), parse_offsets("", "poison", 60)
+    ([3, 7], frozenset())
+    """
+    found = set()
+    for token in text.replace(";", ",").split(","):
+        token = token.strip()
+        if not token:
+            continue
+        if not token.isdigit() or int(token) >= records:
+            raise InputError(f"{field}: {token[:20]!r} is not an offset 0..{records - 1}")
+        found.add(int(token))
+    return frozenset(found)
+
+
 def check_workload(w: Workload) -> None:
     """Inputs in range, and the work estimated before anything runs."""
     limits = {"records": (w.records, 1, MAX_RECORDS), "consumers": (w.consumers, 1, MAX_CONSUMERS),
@@ -107,11 +124,12 @@ def check_workload(w: Workload) -> None:
             raise InputError(f"{name}: {value} is outside {low}..{high}")
     if w.failure is not None and w.failing_member not in w.members():
         raise InputError(f"failing_member: {w.failing_member!r} is not one of C1..C{w.consumers}")
-    check_share_delivery(event_bound(w), in_flight_bound(w))
+    check_share_delivery(event_bound(w), window_cap(w))
 
 
-def in_flight_bound(w: Workload) -> int:
-    return min(w.records, w.settings.max_record_locks + w.max_records + w.log_batch)
+def window_cap(w: Workload) -> int:
+    """As ``case.window_cap``: twice the lock limit + one fetch + one log batch, at most every record."""
+    return min(w.records, WINDOW_SLACK * (w.settings.max_record_locks + w.max_records + w.log_batch))
 
 
 def event_bound(w: Workload) -> int:
@@ -148,6 +166,7 @@ def simulate(w: Workload, observe: Observer | None = None) -> SimulationRun:
     if w.failure is not None:
         push((Crash if w.failure == "crash" else Leave)(w.failure_ms, w.failing_member), w.failing_member)
     stopped_at: dict[str, int] = {}
+    cap = window_cap(w)
     while queue and partition.start < w.records:
         t, _, member, event = heapq.heappop(queue)
         if t > w.horizon_ms:
@@ -156,6 +175,7 @@ def simulate(w: Workload, observe: Observer | None = None) -> SimulationRun:
             continue
         now[0] = t
         step = apply(partition, event)
+        check_window(partition, cap, f"event {len(run.steps)}")
         run.steps.append(step)
         if observe is not None:
             observe(step, partition, run)

@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import LimitError
 from engine.share.acquisition_lock import AcquisitionLock
-from engine.share.case import Ack, Event, Fetch, Leave, Produce, ShareCase
+from engine.share.case import Ack, Event, Fetch, Leave, Produce, ShareCase, window_cap
 from engine.share.log import ShareLog
 from engine.share.share_partition import FetchResult, SharePartition
 
@@ -60,13 +61,24 @@ def apply(partition: SharePartition, event: Event) -> Step:
 
 
 def run(case: ShareCase, observe: Callable[[Step, SharePartition], None] | None = None) -> Iterator[Step]:
-    """Each event's ``Step``; ``observe(step, partition)`` sees the partition right after it."""
+    """Each event's ``Step``; ``observe(step, partition)`` sees the partition right after it.  A window that
+    outgrows ``window_cap`` (what the work estimate allowed) stops the run with the limit stated."""
     partition = SharePartition(case.settings, ShareLog(case.log))
-    for event in case.events:
+    cap = window_cap(case)
+    for i, event in enumerate(case.events):
         step = apply(partition, event)
+        check_window(partition, cap, f"events[{i}]")
         if observe is not None:
             observe(step, partition)
         yield step
+
+
+def check_window(partition: SharePartition, cap: int, where: str) -> None:
+    width = partition.in_flight_records()
+    if width > cap:
+        raise LimitError(f"share-deliver: {where}: the in-flight window holds {width:,} records, past the "
+                         f"{cap:,} the work estimate allowed (4 x (max.record.locks + largest fetch + largest "
+                         "log batch))")
 
 
 def replay(case: ShareCase) -> list[dict[str, Any]]:

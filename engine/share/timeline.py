@@ -45,6 +45,10 @@ class Frame:
     start_offset: int
     end_offset: int
 
+    @property
+    def time_s(self) -> str:
+        return f"{self.t / 1000:.1f}"
+
 
 @dataclass(frozen=True)
 class Timeline:
