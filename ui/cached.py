@@ -52,6 +52,7 @@ from engine.server.timer.cost import CostRow, measure_costs
 from engine.server.timer.driver import simulate
 from engine.server.timer.frames import WheelFrame, wheel_frames
 from engine.server.timer.model import TaskSpec, WheelConfig, WheelTrace
+from engine.share.capacity import CapacityComparison, CapacityInputs, compare
 from engine.share.consumers import Workload
 from engine.share.timeline import Timeline, build_timeline
 from engine.sizing import SizingInputs, cost_curves
@@ -346,3 +347,9 @@ def share_timeline(workload: Workload) -> Timeline:
 @resource(16)
 def share_delivery_figure(workload: Workload) -> go.Figure:
     return frozen(delivery_animation(share_timeline(workload)))
+
+
+@resource(32, spinner=True)
+def share_capacity(inputs: CapacityInputs) -> CapacityComparison:
+    """Consumer group or share group for a throughput target, the share group measured on ``SharePartition``."""
+    return compare(inputs)
