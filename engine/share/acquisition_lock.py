@@ -18,10 +18,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from itertools import count
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from engine.share.in_flight import InFlightState
+from typing import Any
 
 
 @dataclass(eq=False)
@@ -32,7 +29,7 @@ class AcquisitionLock:
     last: int
     expiry: int
     member: str
-    guards: InFlightState | None = None  # the record state (a whole batch's or one offset's) it guards
+    guards: Any = None  # the InFlightState (a whole batch's or one offset's) it guards; not imported: no cycle
     live: bool = True
 
     def cancel(self) -> None:
