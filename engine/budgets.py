@@ -28,8 +28,8 @@ running time grows with, measured on the 2-core development machine (README, "Li
   (``python -m bench share_delivery``).  The CLI answer writes the whole state after every event, so it is
   bounded <= 500,000 units (a unit writes at most one run of about 80 bytes: <= 40 MB; the
   worst case, every other offset of a 19,000-record batch in another state for 26 events, answers in about
-  12 s on the shared 2-core machine; the vectors' largest case asks for 11,451), and the window cap <= 200,000 records.  Until
-  ``engine/cost`` lands these are the estimates checked first.
+  12 s on the shared 2-core machine; the vectors' largest case asks for 11,451), and the window cap
+  <= 200,000 records.  Until ``engine/cost`` lands these are the estimates checked first.
 
 Worked example (asserted in ``tests/test_hostile_budgets.py``): a range case of 2 steps, each with one
 topic of 1,000 partitions and 10 members subscribed to it, costs ``2 x (1,000 + 10) = 2,020`` units;

@@ -124,8 +124,9 @@ def _ack_batch(raw: Any, field: str, after: int) -> AckBatch:
         if not isinstance(types, list) or len(types) != last - first + 1:
             n = len(types) if isinstance(types, list) else types
             raise InputError(f"{field}.types: {n!r} entries, expected last - first + 1 = {last - first + 1}"[:240])
-        for i, kind in enumerate(types):
-            _ack_type(kind, f"{field}.types[{i}]")
+        if not all(isinstance(kind, str) for kind in types) or not set(types) <= ACK_TARGETS.keys():
+            for i, kind in enumerate(types):
+                _ack_type(kind, f"{field}.types[{i}]")
         return AckBatch(first, last, types=tuple(types))
     return AckBatch(first, last, type=_ack_type(raw.get("type"), f"{field}.type"))
 
