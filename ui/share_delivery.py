@@ -12,7 +12,7 @@ import streamlit as st
 
 from engine.errors import EngineError
 from engine.share.consumers import MAX_CONSUMERS, SimulationRun, Workload, parse_offsets
-from engine.share.report import case_json, event_rows
+from engine.share.report import case_json, consumer_rows, event_rows
 from engine.share.settings import DELIVERY_COUNT_LIMIT, LOCK_DURATION, MAX_RECORD_LOCKS, SETTINGS, ShareSettings
 from engine.share.summary import DeliverySummary
 from engine.share.timeline import MAX_TIMELINE_RECORDS
@@ -98,6 +98,7 @@ def releases_note() -> None:
 
 
 def downloads(run: SimulationRun, summary: DeliverySummary) -> None:
+    st.dataframe(pd.DataFrame(consumer_rows(run)), hide_index=True, width="stretch", key="share.consumers")
     rows = pd.DataFrame(event_rows(run)).rename(columns={"t_ms": "t (ms)", "locks_run_out": "locks run out"})
     st.dataframe(rows, hide_index=True, width="stretch", key="share.events")
     d1, d2, d3 = st.columns(3)

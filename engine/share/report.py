@@ -7,6 +7,8 @@ case (``python -m engine share-deliver`` replays it and answers every step exact
 [(0, 'fetch', 'acquired 0-3 (delivery 1)'), (400, 'ack', 'ok')]
 >>> case_json(run)["events"][1]
 {'t': 400, 'op': 'ack', 'member': 'C1', 'batches': [{'first': 0, 'last': 3, 'type': 'ACCEPT'}]}
+>>> consumer_rows(run)
+[{'consumer': 'C1', 'fetches': 1, 'records delivered': 4, 'records processed': 4, 'failed acks': 0}]
 """
 
 from __future__ import annotations
@@ -58,3 +60,19 @@ def event_rows(run: SimulationRun) -> list[dict[str, Any]]:
              "result": _result(s),
              "locks_run_out": ", ".join(f"{lock.first}-{lock.last} ({lock.member})" for lock in s.expired)}
             for s in run.steps]
+
+
+def consumer_rows(run: SimulationRun) -> list[dict[str, Any]]:
+    """Per consumer: fetches that got records, records delivered to it, records it finished processing (a
+    poison record's failed attempt not counted), its acknowledgements that failed (its lock had run out)."""
+    rows = {m: {"consumer": m, "fetches": 0, "records delivered": 0, "records processed": 0, "failed acks": 0}
+            for m in run.workload.members()}
+    for _, member, ranges in run.deliveries:
+        rows[member]["fetches"] += 1
+        rows[member]["records delivered"] += sum(last - first + 1 for first, last, _ in ranges)
+    for h in run.handled:
+        rows[h.member]["records processed"] += h.ok
+    for step in run.steps:
+        if isinstance(step.event, Ack) and isinstance(step.result, str):
+            rows[step.event.member]["failed acks"] += 1
+    return list(rows.values())
