@@ -65,14 +65,14 @@ def event_rows(run: SimulationRun) -> list[dict[str, Any]]:
 def consumer_rows(run: SimulationRun) -> list[dict[str, Any]]:
     """Per consumer: fetches that got records, records delivered to it, records it finished processing (a
     poison record's failed attempt not counted), its acknowledgements that failed (its lock had run out)."""
-    rows = {m: {"consumer": m, "fetches": 0, "records delivered": 0, "records processed": 0, "failed acks": 0}
-            for m in run.workload.members()}
+    counts = {m: [0, 0, 0, 0] for m in run.workload.members()}
     for _, member, ranges in run.deliveries:
-        rows[member]["fetches"] += 1
-        rows[member]["records delivered"] += sum(last - first + 1 for first, last, _ in ranges)
+        counts[member][0] += 1
+        counts[member][1] += sum(last - first + 1 for first, last, _ in ranges)
     for h in run.handled:
-        rows[h.member]["records processed"] += h.ok
+        counts[h.member][2] += h.ok
     for step in run.steps:
         if isinstance(step.event, Ack) and isinstance(step.result, str):
-            rows[step.event.member]["failed acks"] += 1
-    return list(rows.values())
+            counts[step.event.member][3] += 1
+    return [{"consumer": m, "fetches": c[0], "records delivered": c[1], "records processed": c[2],
+             "failed acks": c[3]} for m, c in counts.items()]
