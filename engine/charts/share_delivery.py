@@ -68,7 +68,7 @@ def delivery_animation(timeline: Timeline) -> go.Figure:
                   for i, f in enumerate(timeline.frames)]
     rows = -(-timeline.workload.records // COLUMNS)
     fig.update_layout(
-        title={"text": frame_title(timeline.frames[0])}, height=160 + 36 * rows,
+        title={"text": frame_title(timeline.frames[0])}, height=max(320, 200 + 42 * rows),
         xaxis={"visible": False, "range": [-0.7, COLUMNS - 0.3]},
         yaxis={"autorange": "reversed", "visible": False},
         legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"}, margin={"t": 90, "b": 110},
