@@ -19,6 +19,17 @@ running time grows with, measured on the 2-core development machine (README, "Li
   (``brokers - racks x smallest rack``): with uneven racks Kafka's placement walks past them to find a
   rack the partition lacks.
 - ``server-assign`` keeps its own budget beside its parser: partitions summed over steps <= 1,000,000.
+- ``share-deliver``: its unit is an event times the records the in-flight window may hold (``window_cap``
+  in ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), never more
+  than the log's span; a fetch is tried whenever something is AVAILABLE, so Kafka's window can outgrow the
+  lock limit, and a run whose window passes the cap is stopped with the limit stated).  Simulating (the page,
+  the sizing, the bench) <= 1,000,000,000 units: a share partition at 2,000 in-flight records with 100,000
+  events (fetches of 250 from batches of 10: a cap of 9,040) asks for 904,000,000 and runs in seconds
+  (``python -m bench share_delivery``).  The CLI answer writes the whole state after every event, so it is
+  bounded <= 500,000 units (a unit writes at most one run of about 80 bytes: <= 40 MB; the
+  worst case, every other offset of a 19,000-record batch in another state for 26 events, answers in about
+  12 s on the shared 2-core machine; the vectors' largest case asks for 11,451), and the window cap
+  <= 200,000 records.  Until ``engine/cost`` lands these are the estimates checked first.
 
 Worked example (asserted in ``tests/test_hostile_budgets.py``): a range case of 2 steps, each with one
 topic of 1,000 partitions and 10 members subscribed to it, costs ``2 x (1,000 + 10) = 2,020`` units;
@@ -45,6 +56,9 @@ MAX_HASH_CELLS: Final = 1_000_000
 MAX_GROUP_ID_UNITS: Final = 4_000_000
 MAX_WHEEL_TASK_LEVELS: Final = 100_000
 MAX_REPLICA_WORK: Final = 10_000_000
+MAX_SHARE_DELIVERY_WORK: Final = 1_000_000_000
+MAX_SHARE_ANSWER_WORK: Final = 500_000
+MAX_SHARE_IN_FLIGHT: Final = 200_000
 
 
 def check_budget(what: str, work: int, budget: int, counted: str) -> None:
@@ -142,3 +156,16 @@ def check_replicas(racks: Sequence[str | None], partitions: int, replication_fac
     replicas = max(partitions, 0) * max(replication_factor, 0)
     check_budget("replicas", replicas * (1 + replica_scan(racks)), MAX_REPLICA_WORK,
                  "replicas x (1 + brokers beyond the smallest rack's share)")
+
+
+# ------------------------------------------------------------------------------ share-deliver
+
+
+def check_share_delivery(events: int, in_flight: int, answer: bool = False) -> None:
+    """``events`` x ``in_flight`` (the window's cap) within the simulation budget, or the CLI answer's."""
+    check_budget("share-deliver", in_flight, MAX_SHARE_IN_FLIGHT,
+                 "records the in-flight window may hold: 4 x (max.record.locks + largest max_records + "
+                 "largest log batch), at most the log's span")
+    budget = MAX_SHARE_ANSWER_WORK if answer else MAX_SHARE_DELIVERY_WORK
+    counted = "events x records the window may hold" + (", each step's state written" if answer else "")
+    check_budget("share-deliver", events * in_flight, budget, counted)

@@ -56,6 +56,8 @@ COMMANDS: dict[str, Command] = {
                              "KIP-848 server-side assignors"),
     "produce": Command("engine.producer.idempotence", "cli_produce", True, "producer retries, idempotence"),
     "log": Command("engine.storage.partition_log", "cli_log", True, "a partition's segments and indexes"),
+    "share-deliver": Command("engine.share.cli", "cli_share_deliver", True,
+                             "record delivery inside one share partition (KIP-932 SharePartition)"),
 }
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
 
 import pandas as pd
 import streamlit as st
@@ -14,47 +13,11 @@ from ui.cached import sizing_curves
 from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.numbers import decimal_input, whole_number_input
+from ui.share_sizing import share_or_consumer_group
+from ui.sizing import measured
 
 page_setup(_("Sizing"), "📐", _("Partitions = ceil(max(T/p, T/c)) from measured per-partition throughput, "
                                  "and every cost of that count: memory, files, failover, latency, limits."))
-
-
-def use_paste(tool: Literal["producer", "consumer"]) -> None:
-    """on_change of a perf-test paste: its throughput goes INTO the field above (one value, visible)."""
-    ss = st.session_state
-    ss.pop(f"sizing.{tool}_paste_error", None)
-    paste = ss.get(f"sizing.{tool}_perf", "")
-    if not paste.strip():
-        return
-    try:
-        parsed = sizing.measured_throughput(paste, tool)
-    except EngineError as exc:
-        ss[f"sizing.{tool}_paste_error"] = str(exc)
-        return
-    ss[f"sizing.{tool}_mb_s"] = f"{parsed.mb_per_sec:g}"
-    ss[f"sizing.{tool}_pasted"] = parsed
-
-
-def measured(label: str, tool: Literal["producer", "consumer"], default: float) -> float:
-    """A per-partition throughput: the field is the one source of truth; a pasted perf-test run fills it.
-    ``label`` is the field's whole label, already translated."""
-    value = decimal_input(label, 0.0, sizing.MAX_THROUGHPUT, default,
-                          f"sizing.{tool}_mb_s", help=_("Measure on a topic with ONE partition. Must be > 0."))
-    st.text_area(_("…or paste kafka-{tool}-perf-test.sh output").format(tool=tool), "", height=80,
-                 key=f"sizing.{tool}_perf", max_chars=sizing.MAX_PERF_TEXT, on_change=use_paste, args=(tool,),
-                 help=_("The summary line(s), at most {chars} characters; the throughput it reports replaces the "
-                        "field above.").format(chars=f"{sizing.MAX_PERF_TEXT:,}"))
-    pasted = st.session_state.get(f"sizing.{tool}_pasted")
-    if st.session_state.get(f"sizing.{tool}_paste_error"):
-        st.error(_("{error} (the field above is unchanged)").format(
-            error=tr(st.session_state[f"sizing.{tool}_paste_error"])))
-    elif pasted is not None and pasted.mb_per_sec == value:
-        st.success(_("Parsed {mb_s} MB/s ({records_s} records/s): now in the field above.").format(
-            mb_s=f"{pasted.mb_per_sec:g}", records_s=f"{pasted.records_per_sec:,.0f}"))
-    elif pasted is not None:
-        st.caption(_("The field was edited after the paste ({mb_s} MB/s): the field is used.").format(
-            mb_s=f"{pasted.mb_per_sec:g}"))
-    return value
 
 
 def constant_overrides() -> dict[str, float]:
@@ -140,12 +103,16 @@ def results_section(result: sizing.SizingResult) -> None:
                        key="sizing.download_csv")
 
 
-left, right = st.columns([1, 2], gap="large")
-with left:
-    inputs, chosen = inputs_section()
-with right:
-    try:
-        results_section(sizing.size(inputs, chosen))
-    except EngineError as exc:
-        for problem in inputs.problems() or [str(exc)]:
-            st.error(tr(problem))
+tab_partitions, tab_share = st.tabs([_("Partitions for a topic"), _("Consumer group or share group?")])
+with tab_partitions:
+    left, right = st.columns([1, 2], gap="large")
+    with left:
+        inputs, chosen = inputs_section()
+    with right:
+        try:
+            results_section(sizing.size(inputs, chosen))
+        except EngineError as exc:
+            for problem in inputs.problems() or [str(exc)]:
+                st.error(tr(problem))
+with tab_share:
+    share_or_consumer_group()

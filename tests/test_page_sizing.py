@@ -108,7 +108,7 @@ def test_constant_override_changes_the_cost(app: AppTest) -> None:
 def test_download_holds_what_is_shown(app: AppTest) -> None:
     result = sizing.size(sizing.SizingInputs())
     assert json.loads(json.dumps(result.to_dict()))["recommended"] == 20
-    assert len(app.get("download_button")) == 2
+    assert len(app.get("download_button")) == 3  # inputs and results, cost curves; the share-group tab's comparison
 
 
 def test_a_refused_number_is_named_beside_its_field(app: AppTest) -> None:
@@ -118,3 +118,17 @@ def test_a_refused_number_is_named_beside_its_field(app: AppTest) -> None:
     assert _metric(app, "Recommended partitions") == "20"  # the last accepted 200 MB/s
     app.text_input(key="sizing.batch_size").set_value("2.5").run()
     assert any("batch.size (bytes)" in e.value and "decimal is not rounded" in e.value for e in app.error)
+
+
+def test_share_group_tab_is_measured_on_share_partition(app: AppTest) -> None:
+    """Issue 24 point 4: 2,000 records/s at 50 ms needs 100 busy consumers; 3 share partitions hold 34 each, but
+    2,000 locks / 500 per fetch keep about 4 busy per partition: the tab says so, from the engine's numbers."""
+    from engine.share.capacity import CapacityInputs, compare
+
+    result = compare(CapacityInputs(2_000.0, 50.0, 3, 500))
+    table = next(df.value for df in app.dataframe if "Share group" in df.value.columns)
+    cells = dict(zip(table["What"], table["Share group"]))
+    assert cells["Partitions"].startswith("3 (at least 25")
+    assert cells["Throughput (records/s)"] == f"{result.share.measured_rps:,.0f} measured"
+    assert result.consumers_needed == 100 and result.share.concurrency_limit == 4 and result.share.capped
+    assert any("add share partitions (at least 25)" in w.value for w in app.warning)

@@ -26,6 +26,7 @@ import streamlit as st
 from engine.charts.assignment import assignment_grid, consumer_rows, load_bars, topic_owner_figure
 from engine.charts.rebalance import Panel, pause_timeline_figure, rebalance_animations
 from engine.charts.sample import sample_travel
+from engine.charts.share_delivery import delivery_animation
 from engine.charts.text import readable
 from engine.charts.timing_wheel import wheel_animation
 from engine.comparison import (
@@ -51,6 +52,9 @@ from engine.server.timer.cost import CostRow, measure_costs
 from engine.server.timer.driver import simulate
 from engine.server.timer.frames import WheelFrame, wheel_frames
 from engine.server.timer.model import TaskSpec, WheelConfig, WheelTrace
+from engine.share.capacity import CapacityComparison, CapacityInputs, compare
+from engine.share.consumers import Workload
+from engine.share.timeline import Timeline, build_timeline
 from engine.sizing import SizingInputs, cost_curves
 from ui.state import ScenarioRef
 
@@ -329,3 +333,23 @@ def side_ref(ref: ScenarioRef, partitions: int) -> ScenarioRef:
     from engine.side_by_side import Choice, scenario_for
 
     return ScenarioRef.of(scenario_for(scenario_of(ref), Choice(CLIENT["range"], partitions)))
+
+
+# ------------------------------------------------------------------- share delivery (KIP-932)
+
+
+@resource(16, spinner=True)
+def share_timeline(workload: Workload) -> Timeline:
+    """Share consumers over one share partition, the frames of its timeline and the summary."""
+    return build_timeline(workload)
+
+
+@resource(16)
+def share_delivery_figure(workload: Workload) -> go.Figure:
+    return frozen(delivery_animation(share_timeline(workload)))
+
+
+@resource(32, spinner=True)
+def share_capacity(inputs: CapacityInputs) -> CapacityComparison:
+    """Consumer group or share group for a throughput target, the share group measured on ``SharePartition``."""
+    return compare(inputs)

@@ -1,0 +1,156 @@
+"""``python -m bench share_delivery``: record delivery in one share partition at scale, events per second.
+
+The target (issue 29): a share partition at 2,000 in-flight records (``group.share.partition.max.record.locks``,
+released Kafka's default) with 100,000 events is estimated before work and simulated in seconds.  The case is
+made by eight members fetching 250 records at a time from a log of 10-record batches, acknowledging with a
+type per offset a third of the time (batches split for good), now and then releasing, leaving and crashing (their locks
+then run out 30 s later).  The baseline, measured in the same run, is the smallest cases there are: the
+vectors' 120 Kafka cases (1,926 events, at most a few hundred records in flight).
+
+Rows: the budget estimate (before work), the engine alone (``replay.run``: events through ``SharePartition``),
+and the whole CLI answer (parse, budget, every step's state as JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.budgets import MAX_SHARE_ANSWER_WORK, MAX_SHARE_DELIVERY_WORK, check_share_delivery
+from engine.inputs import encode_json
+from engine.share.case import parse_case, window_cap
+from engine.share.cli import cli_share_deliver
+from engine.share.log import ShareLog
+from engine.share.replay import apply, run
+from engine.share.settings import parse_settings
+from engine.share.share_partition import FetchResult, SharePartition
+
+VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "share_deliver.json"
+LOCKS = 2_000
+
+
+def scale_case(events: int, seed: int = 1) -> dict[str, Any]:
+    """A case of ``events`` events on a window held near ``LOCKS`` records, made against the engine itself
+    (what a member acknowledges is what it acquired)."""
+    rng = random.Random(seed)
+    settings = {"group.share.record.lock.duration.ms": 30_000, "group.share.delivery.count.limit": 5,
+                "group.share.partition.max.record.locks": LOCKS}
+    records = events * 40
+    log = [[f, f + 9] for f in range(0, records, 10)]
+    partition = SharePartition(parse_settings(settings), ShareLog(tuple(b) for b in log))
+    members = [f"m{i}" for i in range(8)]
+    held: dict[str, list[tuple[int, int, int]]] = {m: [] for m in members}
+    out: list[dict[str, Any]] = []
+    t, spare = 0, 0
+    while len(out) < events:
+        t += rng.randint(1, 10)
+        m = rng.choice(members)
+        roll = rng.random()
+        if held[m] and roll < 0.6:
+            event = _ack(rng, t, m, held[m])
+            held[m] = []
+        elif roll < 0.985:
+            event = {"t": t, "op": "fetch", "member": m, "max_records": 250}
+        elif roll < 0.993:
+            event, held[m] = {"t": t, "op": "leave", "member": m}, []
+        else:
+            event, held[m] = {"t": t, "op": "crash", "member": m}, []
+        if event["op"] in ("leave", "crash"):
+            spare += 1
+            members[members.index(m)] = new = f"n{spare}"
+            held[new] = []
+        parsed = parse_case({"settings": settings, "events": [event]}).events[0]
+        step = apply(partition, parsed)
+        if isinstance(step.result, FetchResult):
+            held[m] += step.result.acquired
+        out.append(event)
+    return {"settings": settings, "log": log, "events": out}
+
+
+def worst_answer_case(records: int = 19_000, ticks: int = 24) -> dict[str, Any]:
+    """The CLI answer's worst case at its budget: one batch acknowledged with every other offset RELEASEd, so
+    each step's state is one run per offset (~494,000 units of 500,000)."""
+    types = ["ACCEPT" if i % 2 else "RELEASE" for i in range(records)]
+    events: list[dict[str, Any]] = [{"t": 0, "op": "fetch", "member": "A", "max_records": records},
+                                    {"t": 1, "op": "ack", "member": "A",
+                                     "batches": [{"first": 0, "last": records - 1, "types": types}]}]
+    events += [{"t": 2 + i, "op": "tick"} for i in range(ticks)]
+    return {"log": [[0, records - 1]], "events": events}
+
+
+def _ack(rng: random.Random, t: int, member: str, ranges: list[tuple[int, int, int]]) -> dict[str, Any]:
+    batches = []
+    for first, last, _ in sorted(ranges):
+        if rng.random() < 0.33:
+            kinds = ["ACCEPT"] * 16 + ["RELEASE", "REJECT"]
+            batches.append({"first": first, "last": last, "types": [rng.choice(kinds) for _ in range(first, last + 1)]})
+        else:
+            batches.append({"first": first, "last": last, "type": rng.choice(["ACCEPT"] * 19 + ["RELEASE"])})
+    return {"t": t, "op": "ack", "member": member, "batches": batches}
+
+
+def _engine_seconds(cases: list[dict[str, Any]]) -> float:
+    parsed = [parse_case(c) for c in cases]
+    start = time.perf_counter()
+    for case in parsed:
+        for _ in run(case):
+            pass
+    return time.perf_counter() - start
+
+
+def _cli_seconds(cases: list[dict[str, Any]]) -> float:
+    start = time.perf_counter()
+    for case in cases:
+        encode_json(cli_share_deliver(case))
+    return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench share_delivery")
+    parser.add_argument("--events", type=int, default=100_000)
+    args = parser.parse_args(argv)
+    big = scale_case(args.events)
+    start = time.perf_counter()
+    case = parse_case(big)
+    parsed = time.perf_counter()
+    cap = window_cap(case)
+    check_share_delivery(len(case.events), cap)
+    estimate_ms, parse_ms = (time.perf_counter() - parsed) * 1000, (parsed - start) * 1000
+    print(f"estimate before work: {len(case.events):,} events x {cap:,} records the window may hold = "
+          f"{len(case.events) * cap:,} of {MAX_SHARE_DELIVERY_WORK:,} units in {estimate_ms:.0f} ms (after reading "
+          f"the case: {parse_ms:.0f} ms); widest window reached: {_widest_window(case):,} records")
+    rows: list[tuple[str, int, float]] = []
+    if VECTORS.is_file():
+        small = [{k: v for k, v in c.items() if k not in ("expected", "note", "name")}
+                 for c in json.loads(VECTORS.read_text())["cases"]]
+        n_small = sum(len(c["events"]) for c in small)
+        rows.append(("baseline: the 120 vector cases, engine", n_small, _engine_seconds(small)))
+        rows.append(("the 120 vector cases, CLI answer", n_small, _cli_seconds(small)))
+    rows.append((f"{args.events:,} events at {LOCKS:,} locks, engine", args.events, _engine_seconds([big])))
+    worst = worst_answer_case()
+    rows.append(("CLI answer at its budget, worst case", len(worst["events"]), _cli_seconds([worst])))
+    print(f"{'run':<48}{'events':>9}{'seconds':>9}{'events/s':>11}{'vs baseline':>13}")
+    base = rows[0][1] / rows[0][2]
+    for label, n, seconds in rows:
+        rate = n / seconds
+        print(f"{label:<48}{n:>9,}{seconds:>9.2f}{rate:>11,.0f}{rate / base:>12.2f}x")
+    print(f"(the CLI answer writes the whole state after every event, JSON encoded here too; its budget: "
+          f"{MAX_SHARE_ANSWER_WORK:,} units)")
+
+
+def _widest_window(case: Any) -> int:
+    """Widest in-flight window of a run (end - start + 1), to set against the estimate's cap."""
+    widest = 0
+
+    def watch(_step: Any, partition: SharePartition) -> None:
+        nonlocal widest
+        widest = max(widest, partition.in_flight_records())
+
+    for _ in run(case, watch):
+        pass
+    return widest
+

@@ -1,0 +1,40 @@
+"""Share Delivery: records inside one share partition of a share group (KIP-932), as Kafka's broker delivers
+them: acquisition under a lock, acknowledgements, a crash, redelivery and archiving at the delivery limit."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.errors import EngineError
+from ui.cached import share_delivery_figure, share_timeline
+from ui.i18n import _, tr
+from ui.layout import page_setup
+from ui.share_delivery import downloads, releases_note, summary_metrics, workload_inputs
+
+page_setup(_("Share Delivery"), "📬", _("Several consumers of a share group read one share partition: each "
+                                          "record is acquired under a time-limited lock, acknowledged one by "
+                                          "one, redelivered when a lock runs out and archived at the delivery "
+                                          "limit, computed as Kafka's SharePartition does it."))
+
+
+def timeline_section(workload) -> None:
+    st.plotly_chart(share_delivery_figure(workload), width="stretch", key="share.timeline")
+    st.caption(_("Each square is a record; its number is how many times it has been delivered. Press Play or "
+                 "drag the slider: a consumer's colour marks the records it holds under its lock."))
+
+
+with st.expander(_("Consumers, records and broker settings"), expanded=True):
+    workload = workload_inputs()
+try:
+    timeline = share_timeline(workload)
+except EngineError as exc:
+    st.error(tr(str(exc)), icon=":material/block:")
+    st.stop()
+summary_metrics(timeline.summary)
+tab_play, tab_events, tab_release = st.tabs([_("Timeline"), _("Events and downloads"), _("Kafka release")])
+with tab_play:
+    timeline_section(workload)
+with tab_events:
+    downloads(timeline.run, timeline.summary)
+with tab_release:
+    releases_note()

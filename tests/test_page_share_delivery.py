@@ -1,0 +1,69 @@
+"""AppTest of pages/13_Share_Delivery.py: the summary is the engine's, the timeline animates, bad input is named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from engine.share.consumers import Workload, simulate
+from engine.share.summary import summarize
+from helpers import open_page
+
+PAGE_DEFAULT = Workload(poison=frozenset({7}), rejected=frozenset({12}))
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+@pytest.fixture(scope="module")
+def page() -> AppTest:
+    return open_page("13_Share_Delivery.py")
+
+
+def test_the_summary_is_the_engine_models(page: AppTest) -> None:
+    expected = summarize(simulate(PAGE_DEFAULT))
+    assert _metric(page, "Processed") == f"{expected.processed:,}"
+    assert _metric(page, "Redelivered") == f"{expected.redelivered:,}"
+    assert _metric(page, "Archived") == f"{expected.archived:,}"
+    assert _metric(page, "Duplicates") == f"{expected.duplicates:,}"
+    assert _metric(page, "Keys whose order was lost") == f"{expected.keys_out_of_order} / {expected.keys}"
+    # the crash costs what Kafka's lock makes it cost: C1's 10 records wait out the 30 s lock, 4 were processed
+    assert (expected.held_at_failure, expected.locked_after_failure_ms, expected.duplicates) == (10, 28_000, 4)
+    assert expected.archived_at_limit == 1  # the poison record, archived after its 5th delivery
+
+
+def test_the_timeline_is_animated_with_kafkas_states(page: AppTest) -> None:
+    chart = next(c for c in page.get("plotly_chart"))
+    spec = json.loads(chart.proto.spec)
+    names = [t["name"] for t in spec["data"]]
+    assert names[:4] == ["in the log, not fetched yet", "AVAILABLE", "ACKNOWLEDGED", "ARCHIVED"]
+    assert "ACQUIRED by C1" in names
+    assert len(spec["frames"]) > 10
+    assert [b["label"] for b in spec["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
+    titles = [f["layout"]["title"]["text"] for f in spec["frames"]]
+    assert any("C1 crashes" in t for t in titles)
+
+
+def test_downloads_and_the_release_note(page: AppTest) -> None:
+    assert len(page.get("download_button")) == 3
+    assert any("KIP-1222" in m.value and "4.2" in m.value for m in page.info)
+
+
+def test_nobody_failing_means_no_redelivery_but_the_poison_record() -> None:
+    at = open_page("13_Share_Delivery.py")
+    at.radio(key="share.failure").set_value("none").run()
+    expected = summarize(simulate(Workload(failure=None, poison=frozenset({7}), rejected=frozenset({12}))))
+    assert _metric(at, "Redelivered") == f"{expected.redelivered:,}" == "1"
+    assert _metric(at, "Duplicates") == "0"
+
+
+def test_bad_input_is_named_and_nothing_half_done() -> None:
+    at = open_page("13_Share_Delivery.py")
+    at.text_input(key="share.records").set_value("1000").run()
+    assert any("Records" in e.value and "1000" in e.value.replace(",", "") for e in at.error)
+    at.text_input(key="share.poison").set_value("7, x").run()
+    assert any("poison offsets" in e.value and "'x'" in e.value for e in at.error)
+    assert not at.metric  # stopped before any run
