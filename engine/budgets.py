@@ -18,6 +18,8 @@ running time grows with, measured on the 2-core development machine (README, "Li
   placement costs one unit per replica.  The skipped brokers are those beyond the smallest rack's share
   (``brokers - racks x smallest rack``): with uneven racks Kafka's placement walks past them to find a
   rack the partition lacks.
+- ``produce``: records (``records``, or the ``timeline``'s length) <= 2,000, counted before any record is
+  built; the simulation itself is bounded by its steps (200,000 instants of at most 50 Sender passes).
 - ``server-assign`` keeps its own budget beside its parser: partitions summed over steps <= 1,000,000.
 
 Worked example (asserted in ``tests/test_hostile_budgets.py``): a range case of 2 steps, each with one
@@ -45,6 +47,7 @@ MAX_HASH_CELLS: Final = 1_000_000
 MAX_GROUP_ID_UNITS: Final = 4_000_000
 MAX_WHEEL_TASK_LEVELS: Final = 100_000
 MAX_REPLICA_WORK: Final = 10_000_000
+MAX_PRODUCE_RECORDS: Final = 2_000
 
 
 def check_budget(what: str, work: int, budget: int, counted: str) -> None:
@@ -142,3 +145,11 @@ def check_replicas(racks: Sequence[str | None], partitions: int, replication_fac
     replicas = max(partitions, 0) * max(replication_factor, 0)
     check_budget("replicas", replicas * (1 + replica_scan(racks)), MAX_REPLICA_WORK,
                  "replicas x (1 + brokers beyond the smallest rack's share)")
+
+
+# ------------------------------------------------------------------------------------ produce
+
+
+def check_produce(records: int) -> None:
+    """``produce``: the records a run appends (the regular form's ``records`` or the ``timeline``'s length)."""
+    check_budget("produce", records, MAX_PRODUCE_RECORDS, "records, or the timeline's length")

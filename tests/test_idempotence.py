@@ -80,10 +80,17 @@ def test_delivery_timeout_at_least_linger_plus_request_timeout() -> None:
 
 
 def test_acks_values() -> None:
-    # ProducerConfig.parseAcks: "all" == "-1"; anything else is a ConfigException
+    # ConfigDef: acks is a STRING (trimmed) with ValidString.in("all", "-1", "0", "1"), case-sensitive;
+    # then ProducerConfig.parseAcks: "all" == "-1"
     assert resolve({"acks": "-1"}).acks == -1
-    with pytest.raises(ConfigError, match="Invalid value '2' for configuration acks"):
+    assert resolve({"acks": " all "}).acks == -1
+    with pytest.raises(ConfigError, match="Invalid value 2 for configuration acks: String must be one of"):
         resolve({"acks": "2"})
+    with pytest.raises(ConfigError, match="^ConfigException: Invalid value ALL for configuration acks: "
+                                          "String must be one of: all, -1, 0, 1$"):
+        resolve({"acks": "ALL"})
+    with pytest.raises(ConfigError, match="Expected value to be a string, but it was a java.lang.Integer"):
+        resolve({"acks": 1})
 
 
 # ------------------------------------------------------------------ RecordAccumulator
@@ -286,7 +293,7 @@ def test_every_preset_runs_or_is_refused_by_kafkas_rules() -> None:
 
 @pytest.mark.parametrize("doc,error,message", [
     ({"records": 0}, ScenarioError, "records: must be an integer 1..2,000, got 0"),
-    ({"records": 5000}, LimitError, "records: at most 2,000"),
+    ({"records": 5000}, LimitError, "produce: asks for 5,000 units of work, the budget is 2,000"),
     ({"faults": [{"request": 1, "kind": "explode"}]}, ScenarioError, "faults[0]: expected"),
     ({"faults": [{"request": 1, "kind": "not_leader"}] * 2}, ScenarioError, "already has a fault"),
     ({"config": {"transactional.id": "t1"}}, ScenarioError,

@@ -29,31 +29,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from engine.budgets import MAX_PRODUCE_RECORDS, check_produce
 from engine.errors import LimitError, ScenarioError
 from engine.inputs import is_whole_number
 from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumulator
 from engine.producer.producer_config import ProducerSettings, resolve
 from engine.producer.sender import FAULTS, PRODUCER_ID, Request, Sender
 from engine.producer.transaction_manager import TransactionManager
+from engine.release import CODE_LINE, follows, release_named
 
-MAX_RECORDS: Final = 2_000
+MAX_RECORDS: Final = MAX_PRODUCE_RECORDS
 MAX_PARTITIONS: Final = 8
 MAX_FAULTS: Final = 200
 MAX_LATENCY_MS: Final = 60_000
 MAX_TIME_MS: Final = 3_600_000
 MAX_STEPS: Final = 200_000
+MAX_ZERO_PASSES: Final = 50  # Sender passes at one instant while the poll timeout is 0
 MAX_FRAMES: Final = 150
-FIELDS: Final = {
-    "config",
-    "partitions",
-    "records",
-    "interval_ms",
-    "value_bytes",
-    "key_bytes",
-    "latency_ms",
-    "faults",
-    "max_time_ms",
-}
+MAX_VALUE_BYTES: Final = 1_000_000
+MAX_KEY_BYTES: Final = 10_000
+MAX_ARRIVAL_MS: Final = 10**12  # a timeline's t_ms (arrivals after max_time_ms only truncate the run)
+REGULAR_FIELDS: Final = frozenset({"records", "interval_ms", "value_bytes", "key_bytes"})
+TIMELINE_FIELDS: Final = frozenset({"t_ms", "partition", "key_bytes", "value_bytes"})
+FIELDS: Final = REGULAR_FIELDS | {"config", "defaults", "partitions", "timeline", "latency_ms", "faults", "max_time_ms"}
 
 
 @dataclass(frozen=True)
@@ -87,26 +85,23 @@ def _int(name: str, value: Any, low: int, high: int) -> int:
 
 
 def parse_spec(raw: Any) -> ProduceSpec:
-    """Validate the input document (see the module docstring); Kafka's ConfigExceptions pass through."""
+    """Validate the input document (see the module docstring); Kafka's ConfigExceptions pass through.  The
+    record count (``records``, or the ``timeline``'s length) passes the work budget before any record is
+    built."""
     if not isinstance(raw, dict):
         raise ScenarioError(f"input: expected an object, got {type(raw).__name__}")
     unknown = sorted(set(raw) - FIELDS)
     if unknown:
         raise ScenarioError(f"input: unknown field {unknown[0]!r} (known: {', '.join(sorted(FIELDS))})")
-    settings = resolve(raw.get("config", {}))
+    release = release_named(raw.get("defaults", CODE_LINE.key))
+    settings = resolve(raw.get("config", {}), release)
     if raw.get("config", {}).get("transactional.id") is not None:
         raise ScenarioError(
             "transactional.id: transactional sends are not modelled by produce (see the "
             "transactions section: markers, LSO, read_committed)"
         )
     partitions = _int("partitions", raw.get("partitions", 1), 1, MAX_PARTITIONS)
-    count = _int("records", raw.get("records", 3), 1, MAX_RECORDS)
-    interval = _int("interval_ms", raw.get("interval_ms", 1), 0, 60_000)
-    value = _int("value_bytes", raw.get("value_bytes", 100), 0, 1_000_000)
-    key = raw.get("key_bytes")
-    if key is not None:
-        _int("key_bytes", key, 0, 10_000)
-    records = tuple(AppRecord(i, i % partitions, i * interval, key, value) for i in range(count))
+    records = _timeline(raw, partitions) if "timeline" in raw else _regular(raw, partitions)
     faults = _faults(raw.get("faults", []))
     return ProduceSpec(
         settings,
@@ -116,6 +111,47 @@ def parse_spec(raw: Any) -> ProduceSpec:
         faults,
         _int("max_time_ms", raw.get("max_time_ms", 600_000), 1, MAX_TIME_MS),
     )
+
+
+def _regular(raw: dict[str, Any], partitions: int) -> tuple[AppRecord, ...]:
+    """Record *i* at *i* x ``interval_ms`` on partition *i* mod ``partitions``."""
+    count = raw.get("records", 3)
+    if isinstance(count, int) and not isinstance(count, bool):
+        check_produce(count)
+    count = _int("records", count, 1, MAX_RECORDS)
+    interval = _int("interval_ms", raw.get("interval_ms", 1), 0, 60_000)
+    value = _int("value_bytes", raw.get("value_bytes", 100), 0, MAX_VALUE_BYTES)
+    key = raw.get("key_bytes")
+    if key is not None:
+        _int("key_bytes", key, 0, MAX_KEY_BYTES)
+    return tuple(AppRecord(i, i % partitions, i * interval, key, value) for i in range(count))
+
+
+def _timeline(raw: dict[str, Any], partitions: int) -> tuple[AppRecord, ...]:
+    """The ``timeline`` extension: ``[{"t_ms", "partition", "key_bytes", "value_bytes"}]``, record *i* =
+    entry *i*, ``t_ms`` never decreasing; it replaces the regular form's four fields."""
+    both = sorted(REGULAR_FIELDS & set(raw))
+    if both:
+        raise ScenarioError(f"timeline: replaces {', '.join(sorted(REGULAR_FIELDS))}; {both[0]!r} given too")
+    timeline = raw["timeline"]
+    if not isinstance(timeline, list) or not timeline:
+        raise ScenarioError(f"timeline: a non-empty list of records, got {str(timeline)[:80]!r}")
+    check_produce(len(timeline))
+    out: list[AppRecord] = []
+    for i, entry in enumerate(timeline):
+        name = f"timeline[{i}]"
+        if not isinstance(entry, dict) or set(entry) - TIMELINE_FIELDS or not {"t_ms", "partition"} <= set(entry):
+            raise ScenarioError(
+                f"{name}: expected {{t_ms, partition, key_bytes, value_bytes}}, got {str(entry)[:80]!r}"
+            )
+        t_ms = _int(f"{name}.t_ms", entry["t_ms"], out[-1].send_ms if out else 0, MAX_ARRIVAL_MS)
+        partition = _int(f"{name}.partition", entry["partition"], 0, partitions - 1)
+        key = entry.get("key_bytes")
+        if key is not None:
+            _int(f"{name}.key_bytes", key, 0, MAX_KEY_BYTES)
+        value = _int(f"{name}.value_bytes", entry.get("value_bytes", 100), 0, MAX_VALUE_BYTES)
+        out.append(AppRecord(i, partition, t_ms, key, value))
+    return tuple(out)
 
 
 def _faults(raw: Any) -> dict[int, str]:
@@ -137,7 +173,10 @@ def _faults(raw: Any) -> dict[int, str]:
 
 
 def simulate(spec: ProduceSpec) -> ProduceRun:
-    """Run the producer until every record is acknowledged or failed (or ``max_time_ms``)."""
+    """Run the producer until every record is acknowledged or failed (or ``max_time_ms``), instant by instant
+    as ``../shared/vectors/produce.README.md`` orders them: records due are appended, answers due are read,
+    then ``Sender.runOnce`` runs again at once while it asks for a zero poll timeout (at most
+    ``MAX_ZERO_PASSES`` passes)."""
     s = spec.settings
     acc = RecordAccumulator(
         s.batch_size,
@@ -153,33 +192,26 @@ def simulate(spec: ProduceSpec) -> ProduceRun:
     if tm is not None:  # InitProducerId completes when the producer starts, before the first send
         tm.producer_id, tm.epoch = PRODUCER_ID, 0
         sender.log(0, "producer id", f"InitProducerId (at start-up): producer id {PRODUCER_ID}, epoch 0")
-    pending = list(spec.records)
+    records, nxt = spec.records, 0
     now, steps = 0, 0
     while True:
-        while pending and pending[0].send_ms <= now:
-            batch = acc.append(pending.pop(0), now)
-            if batch not in run.batches:
+        while nxt < len(records) and records[nxt].send_ms <= now:
+            batch = acc.append(records[nxt], now)
+            nxt += 1
+            if batch.id > len(run.batches):
                 run.batches.append(batch)
-        sender.deliver_to_broker(now)
         sender.poll(now)
-        for _ in range(s.max_in_flight + 2):
-            if not sender.run_once(now):
+        for _ in range(MAX_ZERO_PASSES):
+            timeout = sender.run_once(now)
+            if timeout > 0:
                 break
         _frame(run, now)
-        if (
-            not pending
-            and all(b.is_done for b in run.batches)
-            and not sender.in_flight
-            and not sender.pending_broker
-        ):
+        if nxt == len(records) and sender.idle():
             break
-        times = [
-            t for t in (pending[0].send_ms if pending else None, sender.next_event_ms(now)) if t is not None
-        ]
         steps += 1
-        if not times or steps > MAX_STEPS:
+        if steps > MAX_STEPS:
             raise LimitError(f"simulation: did not settle within {MAX_STEPS:,} steps")
-        now = min(times)
+        now = _next_instant(now, timeout, records[nxt].send_ms if nxt < len(records) else None, sender)
         if now > spec.max_time_ms:
             run.truncated = True
             break
@@ -188,13 +220,27 @@ def simulate(spec: ProduceSpec) -> ProduceRun:
     return run
 
 
+def _next_instant(now: int, timeout: int, arrival: int | None, sender: Sender) -> int:
+    """The earliest of the next arrival, the next answer (at least now + 1) and now + max(poll timeout, 1);
+    after a disconnect, also the reconnect (the lab's own timeout model)."""
+    times = [now + max(timeout, 1)]
+    if arrival is not None:
+        times.append(arrival)
+    answer = sender.next_answer_ms()
+    if answer is not None:
+        times.append(max(answer, now + 1))
+    if sender.ready_at_ms > now:
+        times.append(sender.ready_at_ms)
+    return min(times)
+
+
 def _frame(run: ProduceRun, now: int) -> None:
     sender = run.sender
     where: dict[int, str] = {}
     for p, dq in sender.accumulator.deques.items():
         for b in dq:
             where[b.id] = f"accumulator p{p}"
-    for r in sender.in_flight + [r for r in sender.pending_broker if r not in sender.in_flight]:
+    for r in sender.in_flight:
         for b in r.batches:
             if not b.is_done:
                 where[b.id] = f"request {r.number}"
@@ -252,6 +298,7 @@ def report(run: ProduceRun) -> dict[str, Any]:
     sender, s = run.sender, run.spec.settings
     parts = [partition_report(run, p) for p in range(run.spec.partitions)]
     return {
+        "follows": follows(s.release),
         "effective_config": s.to_dict(),
         "notes": list(s.notes),
         "end_ms": run.end_ms,

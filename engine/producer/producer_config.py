@@ -24,7 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from engine.common.config_def import ConfigException, parse_string, valid_string
 from engine.errors import ScenarioError
+from engine.release import CODE_LINE, RELEASED, Release
 
 INT_MAX: Final = 2**31 - 1
 MAX_IN_FLIGHT_FOR_IDEMPOTENCE: Final = (
@@ -32,7 +34,8 @@ MAX_IN_FLIGHT_FOR_IDEMPOTENCE: Final = (
 )
 MAX_REQUEST_SIZE: Final = 1_048_576  # max.request.size
 RECONNECT_BACKOFF_MS: Final = 50  # reconnect.backoff.ms (its jitter is not modelled)
-DEFAULTS: Final[dict[str, Any]] = {
+ACKS_VALUES: Final = ("all", "-1", "0", "1")
+DEFAULTS: Final[dict[str, Any]] = {  # ProducerConfig's defaults on the 4.0 code line the vectors follow
     "enable.idempotence": True,
     "acks": "all",
     "retries": INT_MAX,
@@ -45,10 +48,13 @@ DEFAULTS: Final[dict[str, Any]] = {
     "retry.backoff.max.ms": 1_000,
     "transactional.id": None,
 }
+RELEASE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
+    CODE_LINE.key: DEFAULTS,
+    RELEASED.key: {**DEFAULTS, "linger.ms": 5},  # KIP-1030: released 4.0 lingers 5 ms by default
+}
 
 
-class ConfigError(ScenarioError):
-    """Kafka's ``ConfigException``: the message is Kafka's."""
+ConfigError = ConfigException  # Kafka's ``ConfigException``: the message is Kafka's
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ class ProducerSettings:
     retry_backoff_max_ms: int
     user_set: frozenset[str] = frozenset()
     notes: tuple[str, ...] = field(default=())
+    release: Release = CODE_LINE  # whose defaults filled the properties left out
 
     @property
     def guarantee_message_order(self) -> bool:
@@ -96,25 +103,20 @@ def _int(name: str, value: Any, low: int, high: int) -> int:
 
 
 def parse_acks(value: Any) -> int:
-    """``ProducerConfig.parseAcks``: "all" -> -1, else a short in {-1, 0, 1}."""
-    text = str(value).strip()
-    if text.lower() == "all":
-        return -1
-    if text not in ("-1", "0", "1"):
-        raise ConfigError(
-            f"ConfigException: Invalid value {value!r} for configuration acks: "
-            "String must be one of: all, -1, 0, 1"
-        )
-    return int(text)
+    """``acks`` as ``ConfigDef`` reads it (a string, trimmed, exactly one of ``all``, ``-1``, ``0``, ``1``:
+    ``ValidString`` is case-sensitive, so ``"ALL"`` is refused), then ``ProducerConfig.parseAcks``."""
+    text = parse_string("acks", value)
+    valid_string("acks", text, ACKS_VALUES)
+    return -1 if text == "all" else int(text)
 
 
-def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
+def _read(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(raw) - set(DEFAULTS))
     if unknown:
         raise ScenarioError(
             f"config: unknown or unsupported property {unknown[0]!r} (supported: {', '.join(DEFAULTS)})"
         )
-    v = {**DEFAULTS, **raw}
+    v = {**defaults, **raw}
     if not isinstance(v["enable.idempotence"], bool):
         raise ScenarioError(f"enable.idempotence: true or false, got {v['enable.idempotence']!r}")
     limits = {
@@ -138,11 +140,12 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     return v
 
 
-def resolve(raw: Mapping[str, Any]) -> ProducerSettings:
-    """User-set properties (Kafka names) -> effective settings, raising Kafka's ``ConfigException``s."""
+def resolve(raw: Mapping[str, Any], release: Release = CODE_LINE) -> ProducerSettings:
+    """User-set properties (Kafka names) -> effective settings, raising Kafka's ``ConfigException``s; the
+    properties left out take ``release``'s defaults (the 4.0 code line's, or released 4.0's)."""
     if not isinstance(raw, Mapping):
         raise ScenarioError(f"config: expected an object of producer properties, got {type(raw).__name__}")
-    v = _read(raw)
+    v = _read(raw, RELEASE_DEFAULTS[release.key])
     user = frozenset(raw)
     acks = parse_acks(v["acks"])
     idempotence, notes = _idempotence(v, acks, "enable.idempotence" in user)
@@ -166,6 +169,7 @@ def resolve(raw: Mapping[str, Any]) -> ProducerSettings:
         v["retry.backoff.max.ms"],
         user,
         tuple(notes),
+        release,
     )
 
 

@@ -41,6 +41,7 @@ from engine.storage.producer_state import ProducerStateManager
 FAULTS: Final = ("timeout_after_write", "timeout_before_write", "not_leader")
 RETRIABLE: Final = {"REQUEST_TIMED_OUT", "NETWORK_EXCEPTION", "NOT_LEADER_OR_FOLLOWER"}
 PRODUCER_ID: Final = 1000
+NO_TIMEOUT: Final = 2**63 - 1  # Long.MAX_VALUE: nothing to wait for
 
 
 @dataclass
@@ -51,8 +52,8 @@ class Request:
     sent_ms: int
     batches: list[ProducerBatch]
     fault: str | None
-    arrives_ms: int | None  # None: never reaches the broker
-    answered_ms: int | None  # None: the response never reaches the client
+    reaches_broker: bool  # False: lost on the way (``timeout_before_write``)
+    answered_ms: int | None  # None: no answer will be read (acks=0, or a stalled connection)
     broker: dict[int, tuple[str, int | None]] = field(
         default_factory=dict
     )  # batch id -> (outcome, base offset)
@@ -117,7 +118,7 @@ class Broker:
                     base_seq + batch.record_count - 1,
                     first,
                     len(log) - 1,
-                    request.sent_ms if request.arrives_ms is None else request.arrives_ms,
+                    request.sent_ms,
                 )
             request.broker[batch.id] = ("appended", first)
 
@@ -137,7 +138,7 @@ class Sender:
     in_flight_batches: dict[int, list[ProducerBatch]] = field(default_factory=dict)  # Sender.inFlightBatches
     ready_at_ms: int = 0  # the connection is usable from this time
     events: list[dict[str, Any]] = field(default_factory=list)
-    pending_broker: list[Request] = field(default_factory=list)  # sent, not yet arrived at the broker
+    unread_sends: list[Request] = field(default_factory=list)  # acks=0: completed at the next poll
     stalled: str | None = None  # the current connection's stall: "requests" or "responses"
 
     def log(
@@ -155,9 +156,9 @@ class Sender:
 
     # ------------------------------------------------------------------ runOnce
 
-    def run_once(self, now: int) -> bool:
-        """``Sender.runOnce``: resolve sequences, maybe bump the epoch, ``sendProducerData``.  True if a
-        request was sent."""
+    def run_once(self, now: int) -> int:
+        """``Sender.runOnce``: resolve sequences, maybe bump the epoch, ``sendProducerData``, then
+        ``client.poll``.  Returns the poll timeout ``sendProducerData`` asked for (0: run again at once)."""
         if self.tm is not None:
             self.tm.maybe_resolve_sequences()
             if self.tm.bump_epoch_if_needed(now):
@@ -166,26 +167,40 @@ class Sender:
                     "epoch bump",
                     f"producer epoch -> {self.tm.epoch}; in-flight sequences renumbered from 0",
                 )
-        return self.send_producer_data(now)
+        timeout = self.send_producer_data(now)
+        self.poll(now)
+        return timeout
 
     def node_ready(self, now: int) -> bool:
         """``NetworkClient.ready``: connected and ``canSendMore``."""
         return now >= self.ready_at_ms and len(self.in_flight) < self.settings.max_in_flight
 
-    def send_producer_data(self, now: int) -> bool:
-        ready, _ = self.accumulator.ready(now)
-        batches = self.drain(now) if ready and self.node_ready(now) else []
+    def send_producer_data(self, now: int) -> int:
+        """``Sender.sendProducerData``: ready, drain, expire, send; returns the poll timeout: 0 while the node
+        has sendable data, else the least of the next ready check, the node's poll delay (reconnect backoff;
+        none while connected: an answer wakes the Sender) and the next batch expiry."""
+        ready, next_check = self.accumulator.ready(now)
+        not_ready: int | None = None
+        if ready and not self.node_ready(now):
+            ready = False
+            not_ready = self.ready_at_ms - now if now < self.ready_at_ms else None
+        batches = self.drain(now) if ready else []
         for b in batches:
             self.in_flight_batches.setdefault(b.partition, []).append(b)
             if self.settings.guarantee_message_order:
                 self.accumulator.muted.add(b.partition)
-        for b in self._expired_in_flight(now) + self.accumulator.expired_batches(now):
+        expired_in_flight, in_flight_expiry = self._expired_in_flight(now)
+        expired_queued, queued_expiry = self.accumulator.expired_batches(now)
+        for b in expired_queued + expired_in_flight:
             self.fail_batch(b, "TimeoutException (delivery.timeout.ms)", False, now)
             if self.tm is not None and b.retry:
                 self.tm.mark_sequence_unresolved(b)
+        waits = [t for t in (next_check, not_ready) if t is not None]
+        waits += [t - now for t in (in_flight_expiry, queued_expiry) if t is not None]
+        timeout = 0 if ready else max(min(waits, default=NO_TIMEOUT), 0)
         if batches:
             self._send(batches, now)
-        return bool(batches)
+        return timeout
 
     def drain(self, now: int) -> list[ProducerBatch]:
         """``drainBatchesForOneNode``: one batch per partition, from the drain index, up to
@@ -215,20 +230,21 @@ class Sender:
         return out
 
     def _send(self, batches: list[ProducerBatch], now: int) -> None:
+        """``sendProduceRequest``: the broker appends (or refuses) the request's batches as it is sent; the
+        answer is read ``2 x latency_ms`` later, or at the next poll with acks=0."""
         number = len(self.requests) + 1
         fault = self.faults.get(number)
         if fault == "timeout_after_write":
             self.stalled = self.stalled or "responses"
         elif fault == "timeout_before_write":
             self.stalled = "requests"
-        arrives = None if self.stalled == "requests" else now + self.latency_ms
-        answered = None if self.stalled is not None else now + 2 * self.latency_ms
+        answered = None if self.stalled is not None or self.settings.acks == 0 else now + 2 * self.latency_ms
         request = Request(
             number,
             now,
             batches,
             fault,
-            arrives,
+            self.stalled != "requests",
             answered,
             attempt_of={b.id: b.attempts + 1 for b in batches},
             sequences={b.id: (b.producer_epoch, b.base_sequence) for b in batches},
@@ -243,32 +259,30 @@ class Sender:
             f"request {number}: {names}" + (f" [fault: {fault}]" if fault else ""),
             request=number,
         )
-        if self.settings.acks == 0:
-            request.client = "acks=0: complete on send"
-            for b in batches:
-                self.complete_batch(b, "NONE", None, now)
-            request.answered_ms = None
-        else:
-            self.in_flight.append(request)
-        if request.arrives_ms is None:
-            self.log(now, "stalled", f"request {number} will never reach the broker", request=number)
-        else:
-            self.pending_broker.append(request)
-
-    # ------------------------------------------------------------------ network
-
-    def deliver_to_broker(self, now: int) -> None:
-        for request in [r for r in self.pending_broker if r.arrives_ms is not None and r.arrives_ms <= now]:
-            self.pending_broker.remove(request)
+        if request.reaches_broker:
             self.broker.handle(request, self.tm is not None)
             text = "; ".join(
                 f"B{b}: {o}" + ("" if off is None else f" @ offset {off}")
                 for b, (o, off) in request.broker.items()
             )
-            self.log(now, "broker", f"request {request.number}: {text}", request=request.number)
+            self.log(now, "broker", f"request {number}: {text}", request=number)
+        else:
+            self.log(now, "stalled", f"request {number} will never reach the broker", request=number)
+        if self.settings.acks == 0:
+            self.unread_sends.append(request)
+        else:
+            self.in_flight.append(request)
+
+    # ------------------------------------------------------------------ network
 
     def poll(self, now: int) -> None:
-        """``NetworkClient.poll``: completed receives first (in send order), then timed-out requests."""
+        """``NetworkClient.poll``: completed sends (acks=0), completed receives (in send order), then
+        timed-out requests."""
+        for request in self.unread_sends:
+            request.client = "acks=0: complete on send"
+            for b in request.batches:
+                self.complete_batch(b, "NONE", None, now)
+        self.unread_sends.clear()
         while (
             self.in_flight
             and self.in_flight[0].answered_ms is not None
@@ -294,6 +308,20 @@ class Sender:
                 request.client = "REQUEST_TIMED_OUT (disconnected)"
                 for b in request.batches:
                     self.complete_batch(b, "REQUEST_TIMED_OUT", None, now)
+
+    def next_answer_ms(self) -> int | None:
+        """When the oldest unanswered request's answer is read; or, on a stalled connection, when the oldest
+        request times out (``NetworkClient.handleTimedOutRequests``: more than request.timeout.ms)."""
+        if not self.in_flight:
+            return None
+        first = self.in_flight[0]
+        if first.answered_ms is not None:
+            return first.answered_ms
+        return min(r.sent_ms for r in self.in_flight) + self.settings.request_timeout_ms + 1
+
+    def idle(self) -> bool:
+        """Nothing left in the accumulator, in flight or unread."""
+        return not self.accumulator.has_undrained() and not self.in_flight and not self.unread_sends
 
     # ------------------------------------------------------------------ completion
 
@@ -348,31 +376,17 @@ class Sender:
         if batch in flights:
             flights.remove(batch)
 
-    def _expired_in_flight(self, now: int) -> list[ProducerBatch]:
-        """``getExpiredInflightBatches``: in order, stopping at the first not yet expired per partition."""
+    def _expired_in_flight(self, now: int) -> tuple[list[ProducerBatch], int | None]:
+        """``getExpiredInflightBatches``: in order, stopping at the first not yet expired per partition, whose
+        expiry is the next one (``maybeUpdateNextBatchExpiryTime``)."""
         out: list[ProducerBatch] = []
+        next_expiry: int | None = None
+        timeout = self.settings.delivery_timeout_ms
         for p in sorted(self.in_flight_batches):
             flights = self.in_flight_batches[p]
-            while flights and flights[0].reached_delivery_timeout(self.settings.delivery_timeout_ms, now):
+            while flights and flights[0].reached_delivery_timeout(timeout, now):
                 out.append(flights.pop(0))
-        return out
-
-    def next_event_ms(self, now: int) -> int | None:
-        times: list[int] = [r.arrives_ms for r in self.pending_broker if r.arrives_ms is not None]
-        times += [r.answered_ms for r in self.in_flight if r.answered_ms is not None]
-        times += [r.sent_ms + self.settings.request_timeout_ms + 1 for r in self.in_flight]
-        _, check = self.accumulator.ready(now)
-        if check is not None:
-            times.append(now + max(check, 1))
-        expiry = self.accumulator.next_expiry()
-        if expiry is not None:
-            times.append(expiry)
-        times += [
-            b.created_ms + self.settings.delivery_timeout_ms
-            for fl in self.in_flight_batches.values()
-            for b in fl
-        ]
-        if self.accumulator.has_undrained() and now < self.ready_at_ms:
-            times.append(self.ready_at_ms)
-        later = [t for t in times if t > now]
-        return min(later) if later else None
+            if flights:
+                expiry = flights[0].created_ms + timeout
+                next_expiry = expiry if next_expiry is None else min(next_expiry, expiry)
+        return out, next_expiry
