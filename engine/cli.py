@@ -56,6 +56,8 @@ COMMANDS: dict[str, Command] = {
                              "KIP-848 server-side assignors"),
     "produce": Command("engine.producer.idempotence", "cli_produce", True, "producer retries, idempotence"),
     "log": Command("engine.storage.partition_log", "cli_log", True, "a partition's segments and indexes"),
+    "log-config": Command("engine.storage.log_config", "cli_log_config", True,
+                          "a topic's effective log config, or Kafka's refusal"),
 }
 
 

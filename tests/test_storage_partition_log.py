@@ -74,4 +74,5 @@ def test_cli_contract() -> None:
     1}}])
     out = json.loads(batch.stdout)
     assert batch.returncode == 0 and out[0]["log_end_offset"] == 10
-    assert out[1] == {"error": "segment.bytes: must be 14..2,147,483,647, got 1"}
+    assert out[1] == {"error": "ConfigException: Invalid value 1 for configuration segment.bytes: Value must be at "
+                               "least 14"}

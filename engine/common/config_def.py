@@ -8,16 +8,19 @@ one a ``Long``, a fraction a ``Double``, a string a ``String`` (trimmed before p
 
 Worked examples::
 
-    >>> parse_int("segment.bytes", 2**31)
-    Traceback (most recent call last):
-    ...
-    engine.common.config_def.ConfigException: ConfigException: Invalid value 2147483648 for configuration segment.bytes: Expected value to be a 32-bit integer, but it was a java.lang.Long
+    >>> try:
+    ...     parse_int("segment.bytes", 2**31)
+    ... except ConfigException as refused:
+    ...     print(refused)
+    ConfigException: Invalid value 2147483648 for configuration segment.bytes: Expected value to be a 32-bit
+    integer, but it was a java.lang.Long
     >>> parse_list("cleanup.policy", " compact , delete "), parse_list("cleanup.policy", "")
     (['compact', 'delete'], [])
-    >>> valid_list("cleanup.policy", parse_list("cleanup.policy", ",delete"), ("compact", "delete"))
-    Traceback (most recent call last):
-    ...
-    engine.common.config_def.ConfigException: ConfigException: Invalid value  for configuration cleanup.policy: String must be one of: compact, delete
+    >>> try:
+    ...     valid_list("cleanup.policy", parse_list("cleanup.policy", ",delete"), ("compact", "delete"))
+    ... except ConfigException as refused:
+    ...     print(refused)
+    ConfigException: Invalid value  for configuration cleanup.policy: String must be one of: compact, delete
     >>> java_string(1e-05), java_string(0.5), java_string(1e7), java_string([1, "a"])
     ('1.0E-5', '0.5', '1.0E7', '[1, a]')
 """
@@ -39,7 +42,11 @@ _COMMA_WITH_WHITESPACE: Final = re.compile(r"\s*,\s*")
 
 
 class ConfigException(ScenarioError):
-    """Kafka's ``ConfigException`` (or ``InvalidConfigurationException``): the text is Kafka's."""
+    """Kafka's ``ConfigException`` (or ``InvalidConfigurationException``): the text is Kafka's, on one line but
+    with its spaces kept (an empty value reads ``Invalid value  for configuration``)."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, " ".join(message.splitlines()))
 
 
 def java_string(value: Any) -> str:

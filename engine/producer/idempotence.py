@@ -1,21 +1,42 @@
-"""One producer, one broker, a few partitions: what ends up in each partition's log when requests fail, with
-and
-without idempotence — the engine of the Producer page and of ``python -m engine produce``.
+"""One producer, one broker, a few partitions: what ends up in each partition's log when requests fail, with and
+without idempotence: the engine of the Producer page and of ``python -m engine produce``.
 
 The pieces follow Kafka 4.0's code: ``producer_config`` (``ProducerConfig``), ``accumulator``
 (``RecordAccumulator``), ``transaction_manager`` (``TransactionManager``), ``sender`` (``Sender`` +
 ``NetworkClient``) and, on the broker, ``engine.storage.producer_state`` (``ProducerStateManager``).  Time is
 virtual (milliseconds) and jumps from one event to the next; there is no randomness.
 
-Worked examples (asserted in ``tests/test_idempotence.py``), three records A, B, C sent 1 ms apart to one
-partition, 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
+Worked examples (run by ``tests/test_worked_examples.py``): three records A, B, C (0, 1, 2) sent 1 ms apart
+to one partition, 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
 
-* ``enable.idempotence=false``, ``max.in.flight=5``: the log is B, C, A — seed article 002's "BCA".
-* ``max.in.flight=1`` (no idempotence): A, B, C — the partition is muted while A's request is out.
-* defaults (idempotence on since 3.0): A, B, C — the broker rejects B and C with OUT_OF_ORDER_SEQUENCE_NUMBER
-  until A (sequence 0) is in, and the producer retries them in sequence order.
+* ``enable.idempotence=false``, ``max.in.flight=5``: the log is B, C, A (seed article 002's "BCA"):
 
-Input::
+    >>> ABC = {"partitions": 1, "records": 3, "interval_ms": 1, "latency_ms": 20,
+    ...        "faults": [{"request": 1, "kind": "not_leader"}]}
+    >>> cli_produce({**ABC, "config": {"enable.idempotence": False}})["partitions"][0]["order"]
+    [1, 2, 0]
+
+* ``max.in.flight=1`` (no idempotence): A, B, C; the partition is muted while A's request is out:
+
+    >>> one = {"enable.idempotence": False, "max.in.flight.requests.per.connection": 1}
+    >>> cli_produce({**ABC, "config": one})["partitions"][0]["order"]
+    [0, 1, 2]
+
+* the defaults (idempotence on since 3.0): the log is B, C, and A fails.  A broker with no state for the
+  producer accepts B's sequence 1 as a first batch, so A's sequence 0 is answered
+  ``OUT_OF_ORDER_SEQUENCE_NUMBER`` on every retry until ``delivery.timeout.ms`` (120 s) expires it:
+
+    >>> run = cli_produce({**ABC, "config": {}})
+    >>> run["partitions"][0]["order"], [(b["records"], b["state"]) for b in run["batches"]]
+    ([1, 2], [([0], 'failed'), ([1], 'acked'), ([2], 'acked')])
+    >>> sorted({b["broker"] for q in run["requests"] for b in q["batches"] if b["batch"] == 1})
+    ['NOT_LEADER_OR_FOLLOWER', 'OUT_OF_ORDER_SEQUENCE_NUMBER']
+    >>> run["batches"][0]["error"], [e["t_ms"] for e in run["events"] if e["event"] == "failed"]
+    ('TimeoutException (delivery.timeout.ms)', [120000])
+
+Input (the regular form; ``timeline`` replaces ``records``, ``interval_ms``, ``value_bytes`` and
+``key_bytes`` with one entry per record, and ``defaults`` picks ``"code-line"`` (the default, as the vectors)
+or ``"released"`` (``linger.ms`` 5))::
 
     {"config": {"enable.idempotence": false, "max.in.flight.requests.per.connection": 5},   # Kafka names
      "partitions": 1, "records": 3, "interval_ms": 1, "value_bytes": 100, "key_bytes": null,

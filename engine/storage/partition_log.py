@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from engine.errors import LimitError, ScenarioError
 from engine.storage import cleaner
-from engine.storage.log_config import RETENTION_CHECK_INTERVAL_MS, LogConfig
+from engine.storage.log_config import RETENTION_CHECK_INTERVAL_MS, LogConfig, follows_log
 from engine.storage.unified_log import UnifiedLog
 
 MAX_BATCHES: Final = 20_000
@@ -341,6 +341,7 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
         results.append(result)
     log = run.log
     out = {
+        "follows": follows_log(),
         "config": config.to_dict(),
         "log_start_offset": log.log_start_offset,
         "log_end_offset": log.log_end_offset,
