@@ -48,10 +48,8 @@ DEFAULTS: Final[dict[str, Any]] = {  # ProducerConfig's defaults on the 4.0 code
     "retry.backoff.max.ms": 1_000,
     "transactional.id": None,
 }
-RELEASE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
-    CODE_LINE.key: DEFAULTS,
-    RELEASED.key: {**DEFAULTS, "linger.ms": 5},  # KIP-1030: released 4.0 lingers 5 ms by default
-}
+RELEASED_DEFAULTS: Final[dict[str, Any]] = {**DEFAULTS, "linger.ms": 5}  # KIP-1030: released 4.0 lingers 5 ms
+RELEASE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {CODE_LINE.key: DEFAULTS, RELEASED.key: RELEASED_DEFAULTS}
 
 
 ConfigError = ConfigException  # Kafka's ``ConfigException``: the message is Kafka's
