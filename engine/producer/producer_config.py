@@ -11,11 +11,27 @@
 * ``transactional.id`` without idempotence is a ``ConfigException``.
 * ``delivery.timeout.ms`` must be >= ``linger.ms + request.timeout.ms``: an explicit smaller value is a
   ``ConfigException``, the default is raised to that sum.
+* Defaults: those of the 4.0 code line the vectors follow (``linger.ms`` 0) unless ``released`` is asked for:
+  released 4.0 lingers 5 ms (KIP-1030).
+* ``acks`` is a ``ConfigDef`` STRING matched exactly (after trimming) against ``all``, ``-1``, ``0``, ``1``.
 
-Worked example (``tests/test_idempotence.py``): ``{"acks": "1"}`` -> idempotence off, with the note
-"Idempotence will be disabled because acks is set to 1, not set to 'all'."; ``{"acks": "1",
-"enable.idempotence": true}`` -> ``ConfigException: Must set acks to all in order to use the idempotent
-producer.``
+Worked examples (run by ``tests/test_worked_examples.py``; more in ``tests/test_idempotence.py``)::
+
+    >>> resolve({"acks": "1"}).idempotence, resolve({"acks": "1"}).notes
+    (False, ("Idempotence will be disabled because acks is set to 1, not set to 'all'.",))
+    >>> try:
+    ...     resolve({"acks": "1", "enable.idempotence": True})
+    ... except ConfigException as refused:
+    ...     print(refused)
+    ConfigException: Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee
+    idempotence.
+    >>> try:
+    ...     resolve({"acks": "ALL"})
+    ... except ConfigException as refused:
+    ...     print(refused)
+    ConfigException: Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1
+    >>> resolve({}).linger_ms, resolve({}, RELEASED).linger_ms
+    (0, 5)
 """
 
 from __future__ import annotations

@@ -2,30 +2,27 @@
 ``completeBatch``, ``canRetry``, ``failBatch``) over ``NetworkClient``'s in-flight requests, and a broker that
 leads every partition and checks idempotent batches with ``ProducerStateManager``.
 
+Timing, as ``../shared/vectors/produce.README.md`` models the network (checked against Kafka's own classes):
+
 * A produce request carries at most one batch per partition; ``max.in.flight.requests.per.connection``
   requests may be unanswered at once (``InFlightRequests.canSendMore``).
-* ``request.timeout.ms`` without an answer closes the connection (``NetworkClient.handleTimedOutRequests``):
-  **every** in-flight request on it fails with ``REQUEST_TIMED_OUT``, oldest first
-  (``InFlightRequests.clearAll`` iterates in send order), and the node is reconnected after
-  ``reconnect.backoff.ms`` (50 ms).  Each failed batch is retried if ``canRetry`` (retriable error, attempts <
-  ``retries``, ``delivery.timeout.ms`` not reached) — that is where duplicates and reordering come from.
-* ``acks=0``: a batch is complete as soon as its request is sent; the broker's answer is never read.
-* ``delivery.timeout.ms``: batches waiting in the accumulator or in flight that reach it are failed with a
-  ``TimeoutException`` (``expiredBatches``, ``getExpiredInflightBatches``).
+* The broker appends (or refuses) a request's batches when it is sent; the answer is read ``2 x latency_ms``
+  later, by the first poll at or after that instant: with ``latency_ms`` 0, by the poll of the very
+  ``runOnce`` that sent it.  ``acks=0``: no answer; the batches complete at the next poll.
+* ``sendProducerData`` returns the poll timeout: 0 while a partition is sendable on a ready node (the Sender
+  runs again at once), else the least of the next linger/backoff check, the reconnect backoff and the next
+  batch expiry (``delivery.timeout.ms``, ``expiredBatches`` and ``getExpiredInflightBatches``).
 
-One connection carries requests and responses in order (TCP; the broker handles a connection's requests one at
-a time), so a response can only be read after the responses of every earlier request.  Faults are injected per
-request number (1 = the first produce request sent):
+Modelled from ``NetworkClient`` but **not checked against Kafka** (the vectors leave them out): request
+timeouts and disconnects.  ``request.timeout.ms`` without an answer closes the connection
+(``handleTimedOutRequests``): every in-flight request fails with ``REQUEST_TIMED_OUT``, oldest first, and the
+node is reconnected after ``reconnect.backoff.ms`` (50 ms, no jitter).  Faults per request number (1 = the
+first produce request sent):
 
-* ``timeout_after_write``: the broker appends this request and the ones after it on the same connection, but
-  no response reaches the client any more (a broker too slow to answer): the requests time out and are
-  retried.
+* ``not_leader``: the broker answers every batch ``NOT_LEADER_OR_FOLLOWER`` and writes nothing (checked).
+* ``timeout_after_write``: the broker appends this request and the later ones on the connection, but no
+  answer reaches the client any more: they time out and are retried (duplicates without idempotence).
 * ``timeout_before_write``: this request and the later ones on the connection never reach the broker.
-* ``not_leader``: the broker answers this request with ``NOT_LEADER_OR_FOLLOWER`` and writes nothing (a
-  leader election in progress).
-
-One-way latency is ``latency_ms``; the broker handles a request when it arrives.  A new connection after a
-timeout starts clean.
 """
 
 from __future__ import annotations
