@@ -93,6 +93,22 @@ def test_acks_values() -> None:
         resolve({"acks": 1})
 
 
+def test_config_values_are_parsed_as_configdef_does_in_producerconfig_order() -> None:
+    # ConfigDef.parse walks ProducerConfig's definitions in order: retries comes before acks and linger.ms
+    with pytest.raises(ConfigError, match="^ConfigException: Invalid value -1 for configuration retries: Value must "
+                                          "be at least 0$"):
+        resolve({"acks": "ALL", "linger.ms": -5, "retries": -1})
+    with pytest.raises(ConfigError, match="Invalid value -5 for configuration linger.ms: Value must be at least 0"):
+        resolve({"linger.ms": -5, "max.in.flight.requests.per.connection": 0})
+    with pytest.raises(ConfigError, match="Invalid value maybe for configuration enable.idempotence: Expected "
+                                          "value to be either true or false"):
+        resolve({"enable.idempotence": "maybe"})
+    assert resolve({"enable.idempotence": "FALSE", "linger.ms": "7"}).idempotence is False  # strings are parsed
+    assert resolve({"linger.ms": "7"}).linger_ms == 7
+    with pytest.raises(LimitError, match="max.in.flight.requests.per.connection: at most 100 in this lab"):
+        resolve({"enable.idempotence": False, "max.in.flight.requests.per.connection": 101})
+
+
 # ------------------------------------------------------------------ RecordAccumulator
 
 

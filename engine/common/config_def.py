@@ -131,6 +131,15 @@ def parse_double(name: str, value: Any) -> float:
     return float(value)
 
 
+def parse_boolean(name: str, value: Any) -> bool:
+    """``parseType`` for ``BOOLEAN``: a boolean, or ``true``/``false`` in any case."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise invalid(name, value, "Expected value to be either true or false")
+
+
 def parse_string(name: str, value: Any) -> str:
     """``parseType`` for ``STRING``: a string, trimmed."""
     if not isinstance(value, str):

@@ -36,12 +36,21 @@ Worked examples (run by ``tests/test_worked_examples.py``; more in ``tests/test_
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.common.config_def import ConfigException, parse_string, valid_string
-from engine.errors import ScenarioError
+from engine.common.config_def import (
+    ConfigException,
+    at_least,
+    invalid,
+    parse_boolean,
+    parse_int,
+    parse_long,
+    parse_string,
+    valid_string,
+)
+from engine.errors import LimitError, ScenarioError
 from engine.release import CODE_LINE, RELEASED, Release
 
 INT_MAX: Final = 2**31 - 1
@@ -110,18 +119,60 @@ class ProducerSettings:
         }
 
 
-def _int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ScenarioError(f"{name}: must be an integer {low:,}..{high:,}, got {value!r}")
-    return value
+def _acks(name: str, value: Any) -> str:
+    """``acks`` as ``ConfigDef`` reads it: a string, trimmed, exactly one of ``all``, ``-1``, ``0``, ``1``
+    (``ValidString`` is case-sensitive, so ``"ALL"`` is refused)."""
+    text = parse_string(name, value)
+    valid_string(name, text, ACKS_VALUES)
+    return text
 
 
 def parse_acks(value: Any) -> int:
-    """``acks`` as ``ConfigDef`` reads it (a string, trimmed, exactly one of ``all``, ``-1``, ``0``, ``1``:
-    ``ValidString`` is case-sensitive, so ``"ALL"`` is refused), then ``ProducerConfig.parseAcks``."""
-    text = parse_string("acks", value)
-    valid_string("acks", text, ACKS_VALUES)
+    """``acks`` read by ``ConfigDef``, then ``ProducerConfig.parseAcks``: "all" -> -1."""
+    text = _acks("acks", value)
     return -1 if text == "all" else int(text)
+
+
+def _transactional_id(name: str, value: Any) -> str | None:
+    """``STRING`` with ``NonEmptyString`` (null = none)."""
+    if value is None:
+        return None
+    text = parse_string(name, value)
+    if not text:
+        raise invalid(name, value, "String must be non-empty")
+    return text
+
+
+def _ranged(parse: Callable[[str, Any], int], low: int) -> Callable[[str, Any], int]:
+    def convert(name: str, value: Any) -> int:
+        number = parse(name, value)
+        at_least(name, number, low)
+        return number
+
+    return convert
+
+
+# ProducerConfig's define order (ConfigDef parses and validates in it, so the first bad one is named), with each
+# property's type and validator
+PARSE_ORDER: Final[tuple[tuple[str, Callable[[str, Any], Any]], ...]] = (
+    ("retries", _ranged(parse_int, 0)),
+    ("acks", _acks),
+    ("batch.size", _ranged(parse_int, 0)),
+    ("linger.ms", _ranged(parse_long, 0)),
+    ("delivery.timeout.ms", _ranged(parse_int, 0)),
+    ("retry.backoff.ms", _ranged(parse_long, 0)),
+    ("retry.backoff.max.ms", _ranged(parse_long, 0)),
+    ("request.timeout.ms", _ranged(parse_int, 0)),
+    ("max.in.flight.requests.per.connection", _ranged(parse_int, 1)),
+    ("enable.idempotence", parse_boolean),
+    ("transactional.id", _transactional_id),
+)
+LAB_LIMITS: Final = {  # the lab's own bounds on values Kafka accepts (a LimitError, not Kafka's refusal)
+    "max.in.flight.requests.per.connection": 100,
+    "linger.ms": INT_MAX,
+    "retry.backoff.ms": INT_MAX,
+    "retry.backoff.max.ms": INT_MAX,
+}
 
 
 def _read(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
@@ -130,27 +181,13 @@ def _read(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]
         raise ScenarioError(
             f"config: unknown or unsupported property {unknown[0]!r} (supported: {', '.join(DEFAULTS)})"
         )
-    v = {**defaults, **raw}
-    if not isinstance(v["enable.idempotence"], bool):
-        raise ScenarioError(f"enable.idempotence: true or false, got {v['enable.idempotence']!r}")
-    limits = {
-        "retries": INT_MAX,
-        "max.in.flight.requests.per.connection": 100,
-        "delivery.timeout.ms": INT_MAX,
-        "request.timeout.ms": INT_MAX,
-        "linger.ms": INT_MAX,
-        "batch.size": INT_MAX,
-        "retry.backoff.ms": INT_MAX,
-        "retry.backoff.max.ms": INT_MAX,
-    }
-    for name, high in limits.items():
-        _int(name, v[name], 1 if name == "max.in.flight.requests.per.connection" else 0, high)
-    tid = v["transactional.id"]
-    if tid is not None and (not isinstance(tid, str) or not tid):
-        raise ConfigError(
-            f"ConfigException: Invalid value {tid!r} for configuration transactional.id: "
-            "String must be non-empty"
-        )
+    v = dict(defaults)
+    for name, parse in PARSE_ORDER:
+        if name in raw:
+            v[name] = parse(name, raw[name])
+    for name, high in LAB_LIMITS.items():
+        if v[name] > high:
+            raise LimitError(f"{name}: at most {high:,} in this lab (Kafka accepts it), got {v[name]:,}")
     return v
 
 
