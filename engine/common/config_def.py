@@ -39,6 +39,7 @@ INT_MAX: Final = 2**31 - 1
 LONG_MIN: Final = -(2**63)
 LONG_MAX: Final = 2**63 - 1
 _COMMA_WITH_WHITESPACE: Final = re.compile(r"\s*,\s*")
+_JAVA_DOUBLE: Final = re.compile(r"[+-]?(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?)")
 
 
 class ConfigException(ScenarioError):
@@ -120,12 +121,13 @@ def parse_long(name: str, value: Any) -> int:
 
 
 def parse_double(name: str, value: Any) -> float:
-    """``parseType`` for ``DOUBLE``: any number, or a string ``Double.parseDouble`` reads."""
+    """``parseType`` for ``DOUBLE``: any number, or a decimal string ``Double.parseDouble`` reads (``NaN``,
+    ``Infinity``, an ``f``/``d`` suffix; hexadecimal floats are not read here)."""
     if isinstance(value, str):
-        try:
-            return float(value.strip())
-        except ValueError:
-            raise invalid(name, value, "Not a number of type DOUBLE") from None
+        text = value.strip()
+        if not _JAVA_DOUBLE.fullmatch(text):
+            raise invalid(name, value, "Not a number of type DOUBLE")
+        return float(text.rstrip("fFdD").replace("Infinity", "inf"))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise invalid(name, value, f"Expected value to be a double, but it was a {java_class(value)}")
     return float(value)

@@ -29,6 +29,8 @@ default); ``logRetentionTimeMillis``: ms, then minutes, then hours, any negative
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
@@ -116,6 +118,14 @@ def _at_least(low: int) -> Callable[[str, Any], None]:
     return lambda name, value: at_least(name, value, low)
 
 
+def _ratio(name: str, value: float) -> None:
+    """``between(0, 1)``; NaN passes Kafka's Range (every comparison is false) but the lab cannot use it."""
+    between(name, value, 0, 1)
+    if math.isnan(value):
+        raise ScenarioError(f"{name}: NaN passes Kafka's Range check (it compares false), but the lab cannot "
+                            "compute a dirty ratio with it")
+
+
 def _any(name: str, value: Any) -> None:
     """``retention.bytes`` has no validator: any long (negative = unlimited)."""
 
@@ -132,7 +142,7 @@ DEFINITIONS: Final = (
     Definition("delete_retention_ms", _at_least(0)),
     Definition("min_compaction_lag_ms", _at_least(0)),
     Definition("max_compaction_lag_ms", _at_least(1)),
-    Definition("min_cleanable_dirty_ratio", lambda name, value: between(name, value, 0, 1)),
+    Definition("min_cleanable_dirty_ratio", lambda name, value: _ratio(name, value)),
     Definition("cleanup_policy", lambda name, value: None),  # checked item by item as it is parsed
 )
 
