@@ -103,3 +103,16 @@ def test_record_sizes_worked_example() -> None:
     assert record_size(64, 0, None, 100) == 110  # offset delta 64 takes two varint bytes
     records = [Record(i, 0, "k0000001", 100) for i in range(10)]
     assert batch_size(records, 0, 0) == RECORD_BATCH_OVERHEAD + 10 * 117 == 1231
+
+
+def test_strings_are_read_as_javas_parsers_read_them() -> None:
+    # ConfigDef.parseType: a String is trimmed, then Integer.parseInt / Long.parseLong / Double.parseDouble
+    c = LogConfig.from_dict({"segment.bytes": " 1024 ", "retention.ms": "-1", "min.cleanable.dirty.ratio": "0.25d"})
+    assert (c.segment_bytes, c.retention_ms, c.min_cleanable_dirty_ratio) == (1024, -1, 0.25)
+    with pytest.raises(ScenarioError, match="Invalid value 1_0 for configuration min.cleanable.dirty.ratio: Not a "
+                                            "number of type DOUBLE"):
+        LogConfig.from_dict({"min.cleanable.dirty.ratio": "1_0"})  # Python's float() would read 10.0
+    with pytest.raises(ScenarioError, match="Invalid value Infinity .* Value must be no more than 1"):
+        LogConfig.from_dict({"min.cleanable.dirty.ratio": "Infinity"})
+    with pytest.raises(ScenarioError, match="NaN passes Kafka's Range check"):
+        LogConfig.from_dict({"min.cleanable.dirty.ratio": "NaN"})

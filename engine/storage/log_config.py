@@ -30,7 +30,6 @@ default); ``logRetentionTimeMillis``: ms, then minutes, then hours, any negative
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
