@@ -399,3 +399,12 @@ def test_timeline_records_arrive_at_their_instants_in_input_order() -> None:
     assert [(b["partition"], b["records"], b["created_ms"]) for b in result["batches"]] == [
         (1, [0], 0), (0, [1], 0), (1, [2], 4)]
     assert sends(doc) == [(3, [2, 1]), (7, [3])]
+
+
+def test_a_run_that_never_settles_is_stopped_by_its_pass_bound() -> None:
+    # idempotence, 1 ms latency and 1 ms backoff, a lost first batch: sequence 0 is OUT_OF_ORDER on every
+    # retry until delivery.timeout.ms (1 hour), one request per ms; the run stops at MAX_PASSES Sender passes
+    doc = {"config": {"retry.backoff.ms": 1, "retry.backoff.max.ms": 0, "delivery.timeout.ms": 3_600_000},
+           "records": 3, "latency_ms": 1, "max_time_ms": 3_600_000, "faults": [{"request": 1, "kind": "not_leader"}]}
+    with pytest.raises(LimitError, match="simulation: did not settle within 10,000 Sender passes"):
+        simulate(parse_spec(doc))

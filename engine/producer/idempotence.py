@@ -64,9 +64,11 @@ MAX_PARTITIONS: Final = 8
 MAX_FAULTS: Final = 200
 MAX_LATENCY_MS: Final = 60_000
 MAX_TIME_MS: Final = 3_600_000
-MAX_STEPS: Final = 200_000
 MAX_ZERO_PASSES: Final = 50  # Sender passes at one instant while the poll timeout is 0
+MAX_PASSES: Final = 10_000  # Sender passes in a whole run (the vectors' largest case takes 401)
 MAX_FRAMES: Final = 150
+FRAME_BATCHES: Final = 60  # engine.charts.producer.MAX_ANIMATED_BATCHES: the batches an animation draws
+FRAME_LOG: Final = 41  # records per log a frame keeps: its title shows 40 and "..." after them
 NOT_VERIFIED: Final = (
     "Checked against Kafka's own code (RecordAccumulator, Sender, TransactionManager, ProducerStateManager): "
     "batching and linger, drain order, retries, delivery.timeout.ms, idempotent sequences and epoch bumps. "
@@ -220,7 +222,7 @@ def simulate(spec: ProduceSpec) -> ProduceRun:
         tm.producer_id, tm.epoch = PRODUCER_ID, 0
         sender.log(0, "producer id", f"InitProducerId (at start-up): producer id {PRODUCER_ID}, epoch 0")
     records, nxt = spec.records, 0
-    now, steps = 0, 0
+    now, passes, seen = 0, 0, None
     while True:
         while nxt < len(records) and records[nxt].send_ms <= now:
             batch = acc.append(records[nxt], now)
@@ -228,17 +230,18 @@ def simulate(spec: ProduceSpec) -> ProduceRun:
             if batch.id > len(run.batches):
                 run.batches.append(batch)
         sender.poll(now)
-        for _ in range(MAX_ZERO_PASSES):
-            timeout = sender.run_once(now)
-            if timeout > 0:
-                break
-        _frame(run, now)
+        timeout, spinning, done = _passes(sender, now)
+        passes += done
+        changed = (len(sender.events), nxt)  # a frame can only differ after an event or an append
+        if changed != seen:
+            _frame(run, now)
+            seen = changed
         if nxt == len(records) and sender.idle():
             break
-        steps += 1
-        if steps > MAX_STEPS:
-            raise LimitError(f"simulation: did not settle within {MAX_STEPS:,} steps")
-        now = _next_instant(now, timeout, records[nxt].send_ms if nxt < len(records) else None, sender)
+        if passes > MAX_PASSES:
+            raise LimitError(f"simulation: did not settle within {MAX_PASSES:,} Sender passes (at {now:,} ms)")
+        arrival = records[nxt].send_ms if nxt < len(records) else None
+        now = _next_instant(now, timeout, arrival, sender, spinning)
         if now > spec.max_time_ms:
             run.truncated = True
             break
@@ -247,10 +250,32 @@ def simulate(spec: ProduceSpec) -> ProduceRun:
     return run
 
 
-def _next_instant(now: int, timeout: int, arrival: int | None, sender: Sender) -> int:
+def _passes(sender: Sender, now: int) -> tuple[int, bool, int]:
+    """``Sender.runOnce`` at one instant, again at once while its poll timeout is 0, at most
+    ``MAX_ZERO_PASSES`` times.  A zero-timeout pass that changed nothing (no event, the same drain index) is a
+    fixed point: the passes after it would repeat it, so they are not run.  Returns the last poll timeout and
+    whether the Sender is spinning (a zero timeout with nothing to do until something changes with time), and
+    the passes run."""
+    timeout = 0
+    for done in range(1, MAX_ZERO_PASSES + 1):
+        before = (len(sender.events), sender.accumulator.drain_index)
+        timeout = sender.run_once(now)
+        if timeout > 0:
+            return timeout, False, done
+        if (len(sender.events), sender.accumulator.drain_index) == before:
+            return timeout, True, done
+    return timeout, False, MAX_ZERO_PASSES
+
+
+def _next_instant(now: int, timeout: int, arrival: int | None, sender: Sender, spinning: bool) -> int:
     """The earliest of the next arrival, the next answer (at least now + 1) and now + max(poll timeout, 1);
-    after a disconnect, also the reconnect (the lab's own timeout model)."""
-    times = [now + max(timeout, 1)]
+    after a disconnect, also the reconnect (the lab's own timeout model).  A spinning Sender repeats the same
+    pass every millisecond until something changes with time, so the instants before that change are skipped
+    (``Sender.next_change_ms``): the answer is the same, the work is not."""
+    later = now + max(timeout, 1)
+    if spinning:
+        later = max(later, sender.next_change_ms(now) or later)
+    times = [later]
     if arrival is not None:
         times.append(arrival)
     answer = sender.next_answer_ms()
@@ -262,17 +287,21 @@ def _next_instant(now: int, timeout: int, arrival: int | None, sender: Sender) -
 
 
 def _frame(run: ProduceRun, now: int) -> None:
+    """One animation frame: where each of the first ``FRAME_BATCHES`` batches is, and the head of each log
+    (what ``engine.charts.producer`` draws), so a frame costs the same however many batches a run has."""
     sender = run.sender
     where: dict[int, str] = {}
     for p, dq in sender.accumulator.deques.items():
         for b in dq:
+            if b.id > FRAME_BATCHES:
+                break
             where[b.id] = f"accumulator p{p}"
     for r in sender.in_flight:
         for b in r.batches:
-            if not b.is_done:
+            if not b.is_done and b.id <= FRAME_BATCHES:
                 where[b.id] = f"request {r.number}"
-    state = {b.id: where.get(b.id, b.final_state or "waiting") for b in run.batches}
-    logs = {p: [e.record for e in log] for p, log in sender.broker.logs.items()}
+    state = {b.id: where.get(b.id, b.final_state or "waiting") for b in run.batches[:FRAME_BATCHES]}
+    logs = {p: [e.record for e in log[:FRAME_LOG]] for p, log in sender.broker.logs.items()}
     frame = {"t_ms": now, "batches": state, "logs": logs, "in_flight": [r.number for r in sender.in_flight]}
     if run.frames and {k: v for k, v in run.frames[-1].items() if k != "t_ms"} == {
         k: v for k, v in frame.items() if k != "t_ms"

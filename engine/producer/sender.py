@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.producer.accumulator import ProducerBatch, RecordAccumulator
+from engine.producer.accumulator import ProducerBatch, RecordAccumulator, backoff
 from engine.producer.producer_config import MAX_REQUEST_SIZE, RECONNECT_BACKOFF_MS, ProducerSettings
 from engine.producer.transaction_manager import TransactionManager
 from engine.storage.producer_state import ProducerStateManager
@@ -307,14 +307,36 @@ class Sender:
                     self.complete_batch(b, "REQUEST_TIMED_OUT", None, now)
 
     def next_answer_ms(self) -> int | None:
-        """When the oldest unanswered request's answer is read; or, on a stalled connection, when the oldest
-        request times out (``NetworkClient.handleTimedOutRequests``: more than request.timeout.ms)."""
+        """When the oldest unanswered request's answer is read, or sooner, when a request times out
+        (``NetworkClient.handleTimedOutRequests``: more than request.timeout.ms after it was sent; the lab's
+        own model, never reached in the vectors, where 2 x latency_ms < request.timeout.ms)."""
         if not self.in_flight:
             return None
-        first = self.in_flight[0]
-        if first.answered_ms is not None:
-            return first.answered_ms
-        return min(r.sent_ms for r in self.in_flight) + self.settings.request_timeout_ms + 1
+        deadline = min(r.sent_ms for r in self.in_flight) + self.settings.request_timeout_ms + 1
+        first = self.in_flight[0].answered_ms
+        return deadline if first is None else min(first, deadline)
+
+    def next_change_ms(self, now: int) -> int | None:
+        """The first instant after ``now`` at which a pass could differ for time alone: a queue head's linger or
+        backoff ends, a batch reaches ``delivery.timeout.ms``, an answer is due, a request times out, the node
+        reconnects."""
+        times = [t for t in (self.next_answer_ms(), self.ready_at_ms) if t is not None and t > now]
+        acc = self.accumulator
+        for p, dq in acc.deques.items():
+            if not dq:
+                continue
+            head = dq[0]
+            times.append(head.created_ms + self.settings.delivery_timeout_ms)
+            if p not in acc.muted:
+                off = acc.backing_off(head, now)
+                wait = acc.linger_ms
+                if off:
+                    wait = backoff(acc.retry_backoff_ms, acc.retry_backoff_max_ms, head.attempts - 1)
+                times.append(head.last_attempt_ms + wait)
+        expiry = self.settings.delivery_timeout_ms
+        times += [flights[0].created_ms + expiry for flights in self.in_flight_batches.values() if flights]
+        later = [t for t in times if t > now]
+        return min(later) if later else None
 
     def idle(self) -> bool:
         """Nothing left in the accumulator, in flight or unread."""
