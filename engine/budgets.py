@@ -18,6 +18,8 @@ running time grows with, measured on the 2-core development machine (README, "Li
   placement costs one unit per replica.  The skipped brokers are those beyond the smallest rack's share
   (``brokers - racks x smallest rack``): with uneven racks Kafka's placement walks past them to find a
   rack the partition lacks.
+- ``produce``: records (``records``, or the ``timeline``'s length) <= 2,000, counted before any record is
+  built; the simulation itself is bounded by its steps (200,000 instants of at most 50 Sender passes).
 - ``server-assign`` keeps its own budget beside its parser: partitions summed over steps <= 1,000,000.
 - ``share-deliver``: its unit is an event times the records the in-flight window may hold (``window_cap``
   in ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), never more
@@ -59,6 +61,7 @@ MAX_REPLICA_WORK: Final = 10_000_000
 MAX_SHARE_DELIVERY_WORK: Final = 1_000_000_000
 MAX_SHARE_ANSWER_WORK: Final = 500_000
 MAX_SHARE_IN_FLIGHT: Final = 200_000
+MAX_PRODUCE_RECORDS: Final = 2_000
 
 
 def check_budget(what: str, work: int, budget: int, counted: str) -> None:
@@ -169,3 +172,11 @@ def check_share_delivery(events: int, in_flight: int, answer: bool = False) -> N
     budget = MAX_SHARE_ANSWER_WORK if answer else MAX_SHARE_DELIVERY_WORK
     counted = "events x records the window may hold" + (", each step's state written" if answer else "")
     check_budget("share-deliver", events * in_flight, budget, counted)
+
+
+# ------------------------------------------------------------------------------------ produce
+
+
+def check_produce(records: int) -> None:
+    """``produce``: the records a run appends (the regular form's ``records`` or the ``timeline``'s length)."""
+    check_budget("produce", records, MAX_PRODUCE_RECORDS, "records, or the timeline's length")

@@ -58,6 +58,8 @@ COMMANDS: dict[str, Command] = {
     "log": Command("engine.storage.partition_log", "cli_log", True, "a partition's segments and indexes"),
     "share-deliver": Command("engine.share.cli", "cli_share_deliver", True,
                              "record delivery inside one share partition (KIP-932 SharePartition)"),
+    "log-config": Command("engine.storage.log_config", "cli_log_config", True,
+                          "a topic's effective log config, or Kafka's refusal"),
 }
 
 

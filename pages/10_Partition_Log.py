@@ -1,6 +1,5 @@
-"""Partition log: segments rolling, the sparse offset and time indexes, a lookup step by step, retention,
-compaction, and what a day of data costs a broker (UnifiedLog, LogSegment, OffsetIndex, TimeIndex,
-LogCleaner)."""
+"""Partition log: segments rolling, sparse indexes, a lookup step by step, retention, compaction, and what a day
+of data costs a broker (UnifiedLog, LogSegment, OffsetIndex, TimeIndex, LogCleaner)."""
 
 from __future__ import annotations
 
@@ -69,6 +68,7 @@ def segments_section(doc: dict) -> dict:
     st.plotly_chart(log_animation_figure(json.dumps(doc, sort_keys=True)), key=K + "animation")
     table = pd.DataFrame(out["segments"]).drop(columns=["offset_index", "time_index", "files"])
     st.dataframe(table, hide_index=True, key=K + "segments")
+    st.caption(tr(out["follows"]) + " " + tr(out["not_verified"]))
     return out
 
 

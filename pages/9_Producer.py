@@ -10,7 +10,7 @@ import streamlit as st
 
 from engine.errors import EngineError
 from engine.producer import idempotence as producer
-from engine.producer.producer_config import DEFAULTS
+from engine.producer.producer_config import RELEASED_DEFAULTS as DEFAULTS  # the page shows released 4.0's
 from engine.producer.sender import FAULTS
 from engine.storage.txn_log import parse_operations
 from ui.cached import produce_figures, produce_result, txn_result
@@ -62,7 +62,7 @@ def settings() -> dict:
     text = st.text_area(_("Faults, one per line: request number, kind ({kinds})").format(kinds=", ".join(FAULTS)),
                         key=K + "faults", height=80, max_chars=5_000,
                         help=_("Request 1 is the first produce request sent."))
-    return {"config": config, **doc, "faults": producer.parse_fault_lines(text)}
+    return {"config": config, "defaults": "released", **doc, "faults": producer.parse_fault_lines(text)}
 
 
 def results(document: str) -> None:
@@ -77,6 +77,7 @@ def results(document: str) -> None:
     m[3].metric(_("reordered partitions"), len(s["reordered_partitions"]))
     m[4].metric(_("failed batches"), s["failed"])
     st.plotly_chart(figures["log"], key=K + "log_chart")
+    st.caption(tr(result["follows"]) + " " + tr(result["not_verified"]))
     st.caption(_("Red = a second copy of a record (a retry the broker appended again); orange = written after "
                  "a later record. With idempotence the broker answers a retried batch with its first offset."))
     st.subheader(_("Batches in flight"))

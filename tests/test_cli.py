@@ -142,3 +142,65 @@ def test_coordinator_partition_of_lone_surrogates_equals_javas() -> None:
         assert result["java_hashcode"] == expected
         assert result["partition"] == abs(expected) % 50
     assert (got[0]["java_hashcode"], got[0]["partition"]) == (55296, 46)
+
+
+# ------------------------------------------------------------------ produce and log-config (spec section 9)
+
+
+def test_log_config_prints_the_effective_values_or_kafkas_refusal() -> None:
+    ok = run(["log-config"], json.dumps({"config": {"cleanup.policy": "", "segment.index.bytes": 8}}))
+    out = json.loads(ok.stdout)
+    assert ok.returncode == 0 and out["config"]["cleanup.policy"] == "" and out["config"]["segment.index.bytes"] == 8
+    assert out["follows"].startswith("Kafka 4.0 code line (apache/kafka 1eb7644349cb)")
+    bad = run(["log-config"], json.dumps({"config": {"cleanup.policy": ",delete"}}))
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "error: ConfigException: Invalid value  for configuration cleanup.policy: String must be one of: compact, "
+        "delete"]
+    batch = json.loads(run(["log-config"], json.dumps([{"config": {"segment.ms": 0}}, {}])).stdout)
+    assert batch[0] == {"error": "ConfigException: Invalid value 0 for configuration segment.ms: Value must be at "
+                                 "least 1"}
+    assert batch[1]["config"]["segment.bytes"] == 1_073_741_824
+
+
+@pytest.mark.parametrize("document,message", [
+    ({"timeline": [{"t_ms": 0, "partition": 0}], "records": 3},
+     "timeline: replaces interval_ms, key_bytes, records, value_bytes; 'records' given too"),
+    ({"timeline": [{"t_ms": 5, "partition": 0}, {"t_ms": 4, "partition": 0}]},
+     "timeline[1].t_ms: must be an integer 5..1,000,000,000,000, got 4"),
+    ({"partitions": 2, "timeline": [{"t_ms": 0, "partition": 2}]},
+     "timeline[0].partition: at most 1, got 2"),
+    ({"timeline": [{"t_ms": 0, "partition": 0, "key": 1}]}, "timeline[0]: expected {t_ms, partition, key_bytes"),
+    ({"timeline": []}, "timeline: a non-empty list of records"),
+    ({"config": {"acks": "ALL"}}, "ConfigException: Invalid value ALL for configuration acks: String must be one "
+                                  "of: all, -1, 0, 1"),
+    ({"defaults": "4.2"}, "defaults: must be one of 'code-line', 'released', got '4.2'"),
+])
+def test_produce_bad_input_is_one_line_and_exit_2(document: dict, message: str) -> None:
+    proc = run(["produce"], json.dumps(document))
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: " + message)
+
+
+def test_a_long_timeline_is_refused_by_the_budget_before_any_record_is_built() -> None:
+    # 2,001 entries: refused by the produce budget on the list's length, whatever the entries hold
+    proc = run(["produce"], json.dumps({"timeline": [None] * 2_001}))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("error: produce: asks for 2,001 units of work, the budget is 2,000 (records, or "
+                                   "the timeline's length)")
+    # 10 million records never reach the parser: the document's containers are counted first
+    huge = '{"timeline": [' + ",".join(["{}"] * 4_000_001) + "]}"
+    proc = run(["produce"], huge)
+    assert proc.returncode == 2 and "arrays and objects" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_produce_names_the_release_and_its_defaults() -> None:
+    code_line = json.loads(run(["produce"], json.dumps({"records": 1})).stdout)
+    assert code_line["follows"] == ("Kafka 4.0 code line (apache/kafka 1eb7644349cb); defaults: 4.0 code line "
+                                    "(linger.ms 0)")
+    assert code_line["effective_config"]["linger.ms"] == 0
+    released = json.loads(run(["produce"], json.dumps({"records": 1, "defaults": "released"})).stdout)
+    assert released["follows"].endswith("defaults: released 4.0 (linger.ms 5, KIP-1030)")
+    assert released["effective_config"]["linger.ms"] == 5
+    assert released["batches"][0]["created_ms"] == 0 and released["requests"][0]["sent_ms"] == 5

@@ -80,10 +80,33 @@ def test_delivery_timeout_at_least_linger_plus_request_timeout() -> None:
 
 
 def test_acks_values() -> None:
-    # ProducerConfig.parseAcks: "all" == "-1"; anything else is a ConfigException
+    # ConfigDef: acks is a STRING (trimmed) with ValidString.in("all", "-1", "0", "1"), case-sensitive;
+    # then ProducerConfig.parseAcks: "all" == "-1"
     assert resolve({"acks": "-1"}).acks == -1
-    with pytest.raises(ConfigError, match="Invalid value '2' for configuration acks"):
+    assert resolve({"acks": " all "}).acks == -1
+    with pytest.raises(ConfigError, match="Invalid value 2 for configuration acks: String must be one of"):
         resolve({"acks": "2"})
+    with pytest.raises(ConfigError, match="^ConfigException: Invalid value ALL for configuration acks: "
+                                          "String must be one of: all, -1, 0, 1$"):
+        resolve({"acks": "ALL"})
+    with pytest.raises(ConfigError, match="Expected value to be a string, but it was a java.lang.Integer"):
+        resolve({"acks": 1})
+
+
+def test_config_values_are_parsed_as_configdef_does_in_producerconfig_order() -> None:
+    # ConfigDef.parse walks ProducerConfig's definitions in order: retries comes before acks and linger.ms
+    with pytest.raises(ConfigError, match="^ConfigException: Invalid value -1 for configuration retries: Value must "
+                                          "be at least 0$"):
+        resolve({"acks": "ALL", "linger.ms": -5, "retries": -1})
+    with pytest.raises(ConfigError, match="Invalid value -5 for configuration linger.ms: Value must be at least 0"):
+        resolve({"linger.ms": -5, "max.in.flight.requests.per.connection": 0})
+    with pytest.raises(ConfigError, match="Invalid value maybe for configuration enable.idempotence: Expected "
+                                          "value to be either true or false"):
+        resolve({"enable.idempotence": "maybe"})
+    assert resolve({"enable.idempotence": "FALSE", "linger.ms": "7"}).idempotence is False  # strings are parsed
+    assert resolve({"linger.ms": "7"}).linger_ms == 7
+    with pytest.raises(LimitError, match="max.in.flight.requests.per.connection: at most 100 in this lab"):
+        resolve({"enable.idempotence": False, "max.in.flight.requests.per.connection": 101})
 
 
 # ------------------------------------------------------------------ RecordAccumulator
@@ -286,7 +309,7 @@ def test_every_preset_runs_or_is_refused_by_kafkas_rules() -> None:
 
 @pytest.mark.parametrize("doc,error,message", [
     ({"records": 0}, ScenarioError, "records: must be an integer 1..2,000, got 0"),
-    ({"records": 5000}, LimitError, "records: at most 2,000"),
+    ({"records": 5000}, LimitError, "produce: asks for 5,000 units of work, the budget is 2,000"),
     ({"faults": [{"request": 1, "kind": "explode"}]}, ScenarioError, "faults[0]: expected"),
     ({"faults": [{"request": 1, "kind": "not_leader"}] * 2}, ScenarioError, "already has a fault"),
     ({"config": {"transactional.id": "t1"}}, ScenarioError,
@@ -320,3 +343,68 @@ def test_cli_produce() -> None:
     batch = cli([{"records": 1}, {"records": -1}])
     out = json.loads(batch.stdout)
     assert batch.returncode == 0 and out[0]["summary"]["acked"] == 1 and "records" in out[1]["error"]
+
+
+# ------------------------------------------------------------------ one instant at a time (produce.README.md)
+
+
+def sends(doc: dict) -> list[tuple[int, list[int]]]:
+    result = report(simulate(parse_spec(doc)))
+    return [(q["sent_ms"], [b["batch"] for b in q["batches"]]) for q in result["requests"]]
+
+
+def test_latency_zero_answers_are_read_by_the_same_pass() -> None:
+    # NetworkClient.poll inside the same Sender.runOnce reads an answer due now; the muted partition
+    # (max.in.flight 1) is unmuted and the next pass sends at once: Kafka sends request 2 at 0 ms, not 30,001
+    doc = {"config": {"batch.size": 1, "max.in.flight.requests.per.connection": 1}, "records": 2,
+           "interval_ms": 0, "latency_ms": 0}
+    assert sends(doc) == [(0, [1]), (0, [2])]
+
+
+def test_acks_zero_with_one_record_settles_at_once() -> None:
+    # acks=0: the request expects no answer; handleCompletedSends completes its batches at the next poll
+    result = report(simulate(parse_spec({"config": {"acks": "0"}, "records": 1, "latency_ms": 0})))
+    assert [(b["state"], b["created_ms"]) for b in result["batches"]] == [("acked", 0)]
+    assert result["end_ms"] == 0 and not result["truncated"]
+
+
+def test_latency_zero_large_records_lose_nothing_to_the_delivery_timeout() -> None:
+    # 100 records of 3,000 bytes, batch.size 2,000: one record per batch, each answered when sent
+    doc = {"config": {"batch.size": 2000}, "records": 100, "interval_ms": 0, "value_bytes": 3000, "latency_ms": 0}
+    result = report(simulate(parse_spec(doc)))
+    assert result["summary"]["batches"] == 100 and result["summary"]["failed"] == 0
+    # one batch per request (one partition): 50 Sender passes at 0 ms, then the model moves to the next ms
+    assert [q["sent_ms"] for q in result["requests"]] == [0] * 50 + [1] * 50
+
+
+def test_a_pass_that_only_expires_polls_with_zero_timeout_while_a_partition_is_ready() -> None:
+    # Sender.sendProducerData: batch 1 expires in flight at 5,005 (delivery.timeout.ms after its creation);
+    # batch 2, held back behind it by in-flight sequencing, is then ready, so the poll timeout is 0 and it
+    # goes in the same millisecond (Kafka: 5,005; waiting for the next event sent it at 5,055)
+    doc = {"config": {"linger.ms": 5, "request.timeout.ms": 2000, "max.in.flight.requests.per.connection": 2,
+                      "delivery.timeout.ms": 5005, "retry.backoff.ms": 300, "retry.backoff.max.ms": 2000,
+                      "batch.size": 2000},
+           "records": 10, "interval_ms": 50, "value_bytes": 4, "latency_ms": 100,
+           "faults": [{"request": n, "kind": "not_leader"} for n in range(1, 7)]}
+    assert sends(doc)[:7] == [(5, [1]), (55, [2]), (505, [1]), (1305, [1]), (2705, [1]), (4904, [1]), (5005, [2])]
+
+
+def test_timeline_records_arrive_at_their_instants_in_input_order() -> None:
+    # several records in one millisecond are appended in input order; record i is timeline[i]
+    doc = {"partitions": 2, "latency_ms": 0, "config": {"linger.ms": 3},
+           "timeline": [{"t_ms": 0, "partition": 1, "key_bytes": None, "value_bytes": 100},
+                        {"t_ms": 0, "partition": 0, "key_bytes": 3, "value_bytes": 700},
+                        {"t_ms": 4, "partition": 1, "key_bytes": None, "value_bytes": 10}]}
+    result = report(simulate(parse_spec(doc)))
+    assert [(b["partition"], b["records"], b["created_ms"]) for b in result["batches"]] == [
+        (1, [0], 0), (0, [1], 0), (1, [2], 4)]
+    assert sends(doc) == [(3, [2, 1]), (7, [3])]
+
+
+def test_a_run_that_never_settles_is_stopped_by_its_pass_bound() -> None:
+    # idempotence, 1 ms latency and 1 ms backoff, a lost first batch: sequence 0 is OUT_OF_ORDER on every
+    # retry until delivery.timeout.ms (1 hour), one request per ms; the run stops at MAX_PASSES Sender passes
+    doc = {"config": {"retry.backoff.ms": 1, "retry.backoff.max.ms": 0, "delivery.timeout.ms": 3_600_000},
+           "records": 3, "latency_ms": 1, "max_time_ms": 3_600_000, "faults": [{"request": 1, "kind": "not_leader"}]}
+    with pytest.raises(LimitError, match="simulation: did not settle within 10,000 Sender passes"):
+        simulate(parse_spec(doc))

@@ -62,3 +62,10 @@ def test_bad_input_is_shown_inline() -> None:
     at.number_input(key="log.segment.bytes").set_value(100).run()
     assert not at.exception
     assert any("RecordBatchTooLargeException" in e.value for e in at.error)
+
+
+def test_the_page_names_the_release_and_what_is_not_checked(page: AppTest) -> None:
+    captions = " ".join(c.value for c in page.caption)
+    assert "Kafka 4.0 code line (apache/kafka 1eb7644349cb); defaults: the 4.0 code line's LogConfig" in captions
+    assert ("not yet checked against Kafka: retention by time and size, and compaction (dirty ratio, delete "
+            "horizon, tombstones)") in captions

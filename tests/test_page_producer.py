@@ -69,3 +69,14 @@ def test_bad_fault_lines_and_transactions() -> None:
     assert any("faults[0]: expected" in e.value for e in at.error)
     at.text_area(key="producer.txn_ops").set_value("plain, commit").run()
     assert any("'plain' has no transactional.id, it cannot commit" in e.value for e in at.error)
+
+
+def test_the_page_names_the_release_its_defaults_and_what_is_not_checked(page: AppTest) -> None:
+    # released 4.0's defaults (KIP-1030: linger.ms 5) are what the page fills in; the presets set linger.ms 0
+    # explicitly, as the seed articles assume one record per request
+    from engine.producer.producer_config import RELEASED_DEFAULTS
+    assert RELEASED_DEFAULTS["linger.ms"] == 5
+    captions = " ".join(c.value for c in page.caption)
+    assert "defaults: released 4.0 (linger.ms 5, KIP-1030)" in captions
+    assert "not checked against Kafka: request timeouts and disconnects" in captions
+    assert page.number_input(key="producer.linger.ms").value == 0

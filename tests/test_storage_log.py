@@ -8,6 +8,7 @@ import pytest
 from engine.errors import ScenarioError
 from engine.storage.log_config import LogConfig
 from engine.storage.records import RECORD_BATCH_OVERHEAD, Record, batch_size, record_size, size_of_varint
+from engine.storage.unified_log import UnifiedLog
 
 
 def test_defaults_are_kafka_4_0s() -> None:
@@ -33,17 +34,54 @@ def test_roll_and_retention_precedence() -> None:
 
 
 @pytest.mark.parametrize("raw,message", [
-    ({"segment.bytes": 13}, "segment.bytes: must be 14"),  # atLeast(LegacyRecord.RECORD_OVERHEAD_V0)
-    ({"segment.ms": 0}, "segment.ms: must be 1"),
-    ({"segment.index.bytes": 8}, "below the 12-byte time index entry"),  # AbstractIndex: Invalid max size
-    ({"min.cleanable.dirty.ratio": 1.5}, "min.cleanable.dirty.ratio: must be 0..1"),
-    ({"cleanup.policy": "forever"}, "cleanup.policy: one of"),
-    ({"segment.bytes": "big"}, "segment.bytes: expected an integer"),
+    # LogConfig.validate(Properties): ConfigDef.parseType, then the validator, in definition order
+    ({"segment.bytes": 13}, "Invalid value 13 for configuration segment.bytes: Value must be at least 14"),
+    ({"segment.ms": 0}, "Invalid value 0 for configuration segment.ms: Value must be at least 1"),
+    ({"min.cleanable.dirty.ratio": 1.5}, "Invalid value 1.5 for configuration min.cleanable.dirty.ratio: Value "
+                                         "must be no more than 1"),
+    ({"cleanup.policy": "forever"}, "Invalid value forever for configuration cleanup.policy: String must be one "
+                                    "of: compact, delete"),
+    ({"cleanup.policy": ",delete"}, "Invalid value  for configuration cleanup.policy"),  # an empty item
+    ({"cleanup.policy": "Compact"}, "Invalid value Compact for configuration cleanup.policy"),  # case-sensitive
+    ({"segment.bytes": "big"}, "Invalid value big for configuration segment.bytes: Not a number of type INT"),
+    ({"segment.bytes": 2**31}, "segment.bytes: Expected value to be a 32-bit integer, but it was a java.lang.Long"),
     ({"log.dirs": "/tmp"}, "unknown property 'log.dirs'"),
+    # several invalid: the first in LogConfig's definition order (segment.ms before min.cleanable.dirty.ratio)
+    ({"min.cleanable.dirty.ratio": -0.1, "segment.ms": -1}, "Invalid value -1 for configuration segment.ms"),
+    ({"min.compaction.lag.ms": 10, "max.compaction.lag.ms": 5},
+     "^InvalidConfigurationException: conflict topic config setting min.compaction.lag.ms \\(10\\) > "
+     "max.compaction.lag.ms \\(5\\)$"),
 ])
 def test_bad_configs_are_refused_naming_the_property(raw: dict, message: str) -> None:
     with pytest.raises(ScenarioError, match=message):
         LogConfig.from_dict(raw)
+
+
+def test_empty_cleanup_policy_is_neither_delete_nor_compact() -> None:
+    # ConfigDef LIST: "" and [] are the empty list, which ValidList accepts; LogConfig then has neither flag
+    for raw in ("", [], "  "):
+        c = LogConfig.from_dict({"cleanup.policy": raw})
+        assert c.cleanup_policy == "" and not c.compact and not c.delete
+    assert LogConfig.from_dict({"cleanup.policy": " compact , delete "}).cleanup_policy == "compact,delete"
+
+
+def test_max_compaction_lag_is_known_and_checked_against_the_min() -> None:
+    c = LogConfig.from_dict({"cleanup.policy": "compact", "min.compaction.lag.ms": 5, "max.compaction.lag.ms": 5})
+    assert (c.min_compaction_lag_ms, c.max_compaction_lag_ms) == (5, 5)
+    assert LogConfig().max_compaction_lag_ms == 2**63 - 1  # Long.MAX_VALUE by default
+    with pytest.raises(ScenarioError, match="max.compaction.lag.ms: Value must be at least 1"):
+        LogConfig.from_dict({"max.compaction.lag.ms": 0})
+
+
+@pytest.mark.parametrize("size,index", [(4, "offset"), (7, "offset"), (8, "time"), (11, "time")])
+def test_segment_index_bytes_4_to_11_passes_the_config_and_the_first_segment_fails(size: int, index: str) -> None:
+    # LogConfig: atLeast(4); AbstractIndex on a new file: "Invalid max index size" below one entry (8 or 12 bytes)
+    config = LogConfig.from_dict({"segment.index.bytes": size})
+    assert config.segment_index_bytes == size
+    with pytest.raises(ScenarioError, match=f"passes LogConfig .* the first segment fails: its {index} index "
+                                            f"refuses it .*Invalid max index size: {size}"):
+        UnifiedLog(config)
+    assert UnifiedLog(LogConfig.from_dict({"segment.index.bytes": 12})).segments
 
 
 def test_cleanup_policy_list() -> None:
@@ -65,3 +103,16 @@ def test_record_sizes_worked_example() -> None:
     assert record_size(64, 0, None, 100) == 110  # offset delta 64 takes two varint bytes
     records = [Record(i, 0, "k0000001", 100) for i in range(10)]
     assert batch_size(records, 0, 0) == RECORD_BATCH_OVERHEAD + 10 * 117 == 1231
+
+
+def test_strings_are_read_as_javas_parsers_read_them() -> None:
+    # ConfigDef.parseType: a String is trimmed, then Integer.parseInt / Long.parseLong / Double.parseDouble
+    c = LogConfig.from_dict({"segment.bytes": " 1024 ", "retention.ms": "-1", "min.cleanable.dirty.ratio": "0.25d"})
+    assert (c.segment_bytes, c.retention_ms, c.min_cleanable_dirty_ratio) == (1024, -1, 0.25)
+    with pytest.raises(ScenarioError, match="Invalid value 1_0 for configuration min.cleanable.dirty.ratio: Not a "
+                                            "number of type DOUBLE"):
+        LogConfig.from_dict({"min.cleanable.dirty.ratio": "1_0"})  # Python's float() would read 10.0
+    with pytest.raises(ScenarioError, match="Invalid value Infinity .* Value must be no more than 1"):
+        LogConfig.from_dict({"min.cleanable.dirty.ratio": "Infinity"})
+    with pytest.raises(ScenarioError, match="NaN passes Kafka's Range check"):
+        LogConfig.from_dict({"min.cleanable.dirty.ratio": "NaN"})

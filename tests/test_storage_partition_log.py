@@ -74,4 +74,17 @@ def test_cli_contract() -> None:
     1}}])
     out = json.loads(batch.stdout)
     assert batch.returncode == 0 and out[0]["log_end_offset"] == 10
-    assert out[1] == {"error": "segment.bytes: must be 14..2,147,483,647, got 1"}
+    assert out[1] == {"error": "ConfigException: Invalid value 1 for configuration segment.bytes: Value must be at "
+                               "least 14"}
+
+
+def test_empty_cleanup_policy_keeps_everything() -> None:
+    # cleanup.policy "" (Kafka accepts the empty list): UnifiedLog.deleteOldSegments applies size and time
+    # retention only with "delete", and the cleaner only takes logs with "compact"
+    doc = {"config": {"cleanup.policy": "", "segment.bytes": 2000, "retention.ms": 1, "retention.bytes": 1},
+           "workload": {"batches": 50, "keys": 5}, "actions": [{"retention_at_ms": 10**12}, {"clean_at_ms": 10**12}]}
+    _, out = simulate(doc)
+    assert out["config"]["cleanup.policy"] == "" and out["log_start_offset"] == 0
+    assert out["actions"][0]["deleted"] == [] and not out["actions"][1]["ran"]
+    _, deleting = simulate({**doc, "config": {**doc["config"], "cleanup.policy": "delete"}})
+    assert deleting["actions"][0]["deleted"]  # the same log with "delete" loses its old segments

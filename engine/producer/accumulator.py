@@ -179,11 +179,14 @@ class RecordAccumulator:
         )
 
     def ready(self, now: int) -> tuple[bool, int | None]:
-        """``ready`` for the single node: (is some partition sendable, ms until the next check)."""
+        """``ready`` for the single node: (is some partition sendable, ``nextReadyCheckDelayMs``).
+
+        As ``batchReady`` does, partitions are only looked at while the node is not yet ready: once one is
+        sendable the rest add nothing to the delay (the Sender then polls with a zero timeout anyway)."""
         ready, next_check = False, None
         for p in sorted(self.deques):
             dq = self.deques[p]
-            if not dq or p in self.muted:
+            if ready or not dq or p in self.muted:
                 continue
             batch = dq[0]
             off = self.backing_off(batch, now)
@@ -200,14 +203,19 @@ class RecordAccumulator:
                 next_check = left if next_check is None else min(next_check, left)
         return ready, next_check
 
-    def expired_batches(self, now: int) -> list[ProducerBatch]:
-        """``expiredBatches``: queue heads past ``delivery.timeout.ms``, in sending order."""
+    def expired_batches(self, now: int) -> tuple[list[ProducerBatch], int | None]:
+        """``expiredBatches``: queue heads past ``delivery.timeout.ms``, in sending order; and the earliest
+        expiry among the heads left (``maybeUpdateNextBatchExpiryTime``)."""
         out: list[ProducerBatch] = []
+        next_expiry: int | None = None
         for p in sorted(self.deques):
             dq = self.deques[p]
             while dq and dq[0].reached_delivery_timeout(self.delivery_timeout_ms, now):
                 out.append(dq.popleft())
-        return out
+            if dq:
+                expiry = dq[0].created_ms + self.delivery_timeout_ms
+                next_expiry = expiry if next_expiry is None else min(next_expiry, expiry)
+        return out, next_expiry
 
     def reenqueue(self, batch: ProducerBatch, now: int, idempotent: bool) -> None:
         """``reenqueue``: ``addFirst``, or ``insertInSequenceOrder`` with idempotence."""
@@ -225,7 +233,3 @@ class RecordAccumulator:
 
     def has_undrained(self) -> bool:
         return any(self.deques.values())
-
-    def next_expiry(self) -> int | None:
-        heads = [dq[0].created_ms + self.delivery_timeout_ms for dq in self.deques.values() if dq]
-        return min(heads) if heads else None

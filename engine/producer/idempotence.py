@@ -1,21 +1,42 @@
-"""One producer, one broker, a few partitions: what ends up in each partition's log when requests fail, with
-and
-without idempotence — the engine of the Producer page and of ``python -m engine produce``.
+"""One producer, one broker, a few partitions: what ends up in each partition's log when requests fail, with and
+without idempotence: the engine of the Producer page and of ``python -m engine produce``.
 
 The pieces follow Kafka 4.0's code: ``producer_config`` (``ProducerConfig``), ``accumulator``
 (``RecordAccumulator``), ``transaction_manager`` (``TransactionManager``), ``sender`` (``Sender`` +
 ``NetworkClient``) and, on the broker, ``engine.storage.producer_state`` (``ProducerStateManager``).  Time is
 virtual (milliseconds) and jumps from one event to the next; there is no randomness.
 
-Worked examples (asserted in ``tests/test_idempotence.py``), three records A, B, C sent 1 ms apart to one
-partition, 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
+Worked examples (run by ``tests/test_worked_examples.py``): three records A, B, C (0, 1, 2) sent 1 ms apart
+to one partition, 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
 
-* ``enable.idempotence=false``, ``max.in.flight=5``: the log is B, C, A — seed article 002's "BCA".
-* ``max.in.flight=1`` (no idempotence): A, B, C — the partition is muted while A's request is out.
-* defaults (idempotence on since 3.0): A, B, C — the broker rejects B and C with OUT_OF_ORDER_SEQUENCE_NUMBER
-  until A (sequence 0) is in, and the producer retries them in sequence order.
+* ``enable.idempotence=false``, ``max.in.flight=5``: the log is B, C, A (seed article 002's "BCA"):
 
-Input::
+    >>> ABC = {"partitions": 1, "records": 3, "interval_ms": 1, "latency_ms": 20,
+    ...        "faults": [{"request": 1, "kind": "not_leader"}]}
+    >>> cli_produce({**ABC, "config": {"enable.idempotence": False}})["partitions"][0]["order"]
+    [1, 2, 0]
+
+* ``max.in.flight=1`` (no idempotence): A, B, C; the partition is muted while A's request is out:
+
+    >>> one = {"enable.idempotence": False, "max.in.flight.requests.per.connection": 1}
+    >>> cli_produce({**ABC, "config": one})["partitions"][0]["order"]
+    [0, 1, 2]
+
+* the defaults (idempotence on since 3.0): the log is B, C, and A fails.  A broker with no state for the
+  producer accepts B's sequence 1 as a first batch, so A's sequence 0 is answered
+  ``OUT_OF_ORDER_SEQUENCE_NUMBER`` on every retry until ``delivery.timeout.ms`` (120 s) expires it:
+
+    >>> run = cli_produce({**ABC, "config": {}})
+    >>> run["partitions"][0]["order"], [(b["records"], b["state"]) for b in run["batches"]]
+    ([1, 2], [([0], 'failed'), ([1], 'acked'), ([2], 'acked')])
+    >>> sorted({b["broker"] for q in run["requests"] for b in q["batches"] if b["batch"] == 1})
+    ['NOT_LEADER_OR_FOLLOWER', 'OUT_OF_ORDER_SEQUENCE_NUMBER']
+    >>> run["batches"][0]["error"], [e["t_ms"] for e in run["events"] if e["event"] == "failed"]
+    ('TimeoutException (delivery.timeout.ms)', [120000])
+
+Input (the regular form; ``timeline`` replaces ``records``, ``interval_ms``, ``value_bytes`` and
+``key_bytes`` with one entry per record, and ``defaults`` picks ``"code-line"`` (the default, as the vectors)
+or ``"released"`` (``linger.ms`` 5))::
 
     {"config": {"enable.idempotence": false, "max.in.flight.requests.per.connection": 5},   # Kafka names
      "partitions": 1, "records": 3, "interval_ms": 1, "value_bytes": 100, "key_bytes": null,
@@ -29,31 +50,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from engine.budgets import MAX_PRODUCE_RECORDS, check_produce
 from engine.errors import LimitError, ScenarioError
 from engine.inputs import is_whole_number
 from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumulator
 from engine.producer.producer_config import ProducerSettings, resolve
 from engine.producer.sender import FAULTS, PRODUCER_ID, Request, Sender
 from engine.producer.transaction_manager import TransactionManager
+from engine.release import CODE_LINE, RELEASED, follows, release_named
 
-MAX_RECORDS: Final = 2_000
+MAX_RECORDS: Final = MAX_PRODUCE_RECORDS
 MAX_PARTITIONS: Final = 8
 MAX_FAULTS: Final = 200
 MAX_LATENCY_MS: Final = 60_000
 MAX_TIME_MS: Final = 3_600_000
-MAX_STEPS: Final = 200_000
+MAX_ZERO_PASSES: Final = 50  # Sender passes at one instant while the poll timeout is 0
+MAX_PASSES: Final = 10_000  # Sender passes in a whole run (the vectors' largest case takes 401)
 MAX_FRAMES: Final = 150
-FIELDS: Final = {
-    "config",
-    "partitions",
-    "records",
-    "interval_ms",
-    "value_bytes",
-    "key_bytes",
-    "latency_ms",
-    "faults",
-    "max_time_ms",
-}
+FRAME_BATCHES: Final = 60  # engine.charts.producer.MAX_ANIMATED_BATCHES: the batches an animation draws
+FRAME_LOG: Final = 41  # records per log a frame keeps: its title shows 40 and "..." after them
+NOT_VERIFIED: Final = (
+    "Checked against Kafka's own code (RecordAccumulator, Sender, TransactionManager, ProducerStateManager): "
+    "batching and linger, drain order, retries, delivery.timeout.ms, idempotent sequences and epoch bumps. "
+    "Modelled from NetworkClient but not checked against Kafka: request timeouts and disconnects (the "
+    "timeout_after_write and timeout_before_write faults)."
+)
+MAX_VALUE_BYTES: Final = 1_000_000
+MAX_KEY_BYTES: Final = 10_000
+MAX_ARRIVAL_MS: Final = 10**12  # a timeline's t_ms (arrivals after max_time_ms only truncate the run)
+REGULAR_FIELDS: Final = frozenset({"records", "interval_ms", "value_bytes", "key_bytes"})
+TIMELINE_FIELDS: Final = frozenset({"t_ms", "partition", "key_bytes", "value_bytes"})
+FIELDS: Final = REGULAR_FIELDS | {"config", "defaults", "partitions", "timeline", "latency_ms", "faults", "max_time_ms"}
 
 
 @dataclass(frozen=True)
@@ -87,26 +114,23 @@ def _int(name: str, value: Any, low: int, high: int) -> int:
 
 
 def parse_spec(raw: Any) -> ProduceSpec:
-    """Validate the input document (see the module docstring); Kafka's ConfigExceptions pass through."""
+    """Validate the input document (see the module docstring); Kafka's ConfigExceptions pass through.  The
+    record count (``records``, or the ``timeline``'s length) passes the work budget before any record is
+    built."""
     if not isinstance(raw, dict):
         raise ScenarioError(f"input: expected an object, got {type(raw).__name__}")
     unknown = sorted(set(raw) - FIELDS)
     if unknown:
         raise ScenarioError(f"input: unknown field {unknown[0]!r} (known: {', '.join(sorted(FIELDS))})")
-    settings = resolve(raw.get("config", {}))
+    release = release_named(raw.get("defaults", CODE_LINE.key))
+    settings = resolve(raw.get("config", {}), release)
     if raw.get("config", {}).get("transactional.id") is not None:
         raise ScenarioError(
             "transactional.id: transactional sends are not modelled by produce (see the "
             "transactions section: markers, LSO, read_committed)"
         )
     partitions = _int("partitions", raw.get("partitions", 1), 1, MAX_PARTITIONS)
-    count = _int("records", raw.get("records", 3), 1, MAX_RECORDS)
-    interval = _int("interval_ms", raw.get("interval_ms", 1), 0, 60_000)
-    value = _int("value_bytes", raw.get("value_bytes", 100), 0, 1_000_000)
-    key = raw.get("key_bytes")
-    if key is not None:
-        _int("key_bytes", key, 0, 10_000)
-    records = tuple(AppRecord(i, i % partitions, i * interval, key, value) for i in range(count))
+    records = _timeline(raw, partitions) if "timeline" in raw else _regular(raw, partitions)
     faults = _faults(raw.get("faults", []))
     return ProduceSpec(
         settings,
@@ -116,6 +140,47 @@ def parse_spec(raw: Any) -> ProduceSpec:
         faults,
         _int("max_time_ms", raw.get("max_time_ms", 600_000), 1, MAX_TIME_MS),
     )
+
+
+def _regular(raw: dict[str, Any], partitions: int) -> tuple[AppRecord, ...]:
+    """Record *i* at *i* x ``interval_ms`` on partition *i* mod ``partitions``."""
+    count = raw.get("records", 3)
+    if isinstance(count, int) and not isinstance(count, bool):
+        check_produce(count)
+    count = _int("records", count, 1, MAX_RECORDS)
+    interval = _int("interval_ms", raw.get("interval_ms", 1), 0, 60_000)
+    value = _int("value_bytes", raw.get("value_bytes", 100), 0, MAX_VALUE_BYTES)
+    key = raw.get("key_bytes")
+    if key is not None:
+        _int("key_bytes", key, 0, MAX_KEY_BYTES)
+    return tuple(AppRecord(i, i % partitions, i * interval, key, value) for i in range(count))
+
+
+def _timeline(raw: dict[str, Any], partitions: int) -> tuple[AppRecord, ...]:
+    """The ``timeline`` extension: ``[{"t_ms", "partition", "key_bytes", "value_bytes"}]``, record *i* =
+    entry *i*, ``t_ms`` never decreasing; it replaces the regular form's four fields."""
+    both = sorted(REGULAR_FIELDS & set(raw))
+    if both:
+        raise ScenarioError(f"timeline: replaces {', '.join(sorted(REGULAR_FIELDS))}; {both[0]!r} given too")
+    timeline = raw["timeline"]
+    if not isinstance(timeline, list) or not timeline:
+        raise ScenarioError(f"timeline: a non-empty list of records, got {str(timeline)[:80]!r}")
+    check_produce(len(timeline))
+    out: list[AppRecord] = []
+    for i, entry in enumerate(timeline):
+        name = f"timeline[{i}]"
+        if not isinstance(entry, dict) or set(entry) - TIMELINE_FIELDS or not {"t_ms", "partition"} <= set(entry):
+            raise ScenarioError(
+                f"{name}: expected {{t_ms, partition, key_bytes, value_bytes}}, got {str(entry)[:80]!r}"
+            )
+        t_ms = _int(f"{name}.t_ms", entry["t_ms"], out[-1].send_ms if out else 0, MAX_ARRIVAL_MS)
+        partition = _int(f"{name}.partition", entry["partition"], 0, partitions - 1)
+        key = entry.get("key_bytes")
+        if key is not None:
+            _int(f"{name}.key_bytes", key, 0, MAX_KEY_BYTES)
+        value = _int(f"{name}.value_bytes", entry.get("value_bytes", 100), 0, MAX_VALUE_BYTES)
+        out.append(AppRecord(i, partition, t_ms, key, value))
+    return tuple(out)
 
 
 def _faults(raw: Any) -> dict[int, str]:
@@ -137,7 +202,10 @@ def _faults(raw: Any) -> dict[int, str]:
 
 
 def simulate(spec: ProduceSpec) -> ProduceRun:
-    """Run the producer until every record is acknowledged or failed (or ``max_time_ms``)."""
+    """Run the producer until every record is acknowledged or failed (or ``max_time_ms``), instant by instant
+    as ``../shared/vectors/produce.README.md`` orders them: records due are appended, answers due are read,
+    then ``Sender.runOnce`` runs again at once while it asks for a zero poll timeout (at most
+    ``MAX_ZERO_PASSES`` passes)."""
     s = spec.settings
     acc = RecordAccumulator(
         s.batch_size,
@@ -153,33 +221,27 @@ def simulate(spec: ProduceSpec) -> ProduceRun:
     if tm is not None:  # InitProducerId completes when the producer starts, before the first send
         tm.producer_id, tm.epoch = PRODUCER_ID, 0
         sender.log(0, "producer id", f"InitProducerId (at start-up): producer id {PRODUCER_ID}, epoch 0")
-    pending = list(spec.records)
-    now, steps = 0, 0
+    records, nxt = spec.records, 0
+    now, passes, seen = 0, 0, None
     while True:
-        while pending and pending[0].send_ms <= now:
-            batch = acc.append(pending.pop(0), now)
-            if batch not in run.batches:
+        while nxt < len(records) and records[nxt].send_ms <= now:
+            batch = acc.append(records[nxt], now)
+            nxt += 1
+            if batch.id > len(run.batches):
                 run.batches.append(batch)
-        sender.deliver_to_broker(now)
         sender.poll(now)
-        for _ in range(s.max_in_flight + 2):
-            if not sender.run_once(now):
-                break
-        _frame(run, now)
-        if (
-            not pending
-            and all(b.is_done for b in run.batches)
-            and not sender.in_flight
-            and not sender.pending_broker
-        ):
+        timeout, spinning, done = _passes(sender, now)
+        passes += done
+        changed = (len(sender.events), nxt)  # a frame can only differ after an event or an append
+        if changed != seen:
+            _frame(run, now)
+            seen = changed
+        if nxt == len(records) and sender.idle():
             break
-        times = [
-            t for t in (pending[0].send_ms if pending else None, sender.next_event_ms(now)) if t is not None
-        ]
-        steps += 1
-        if not times or steps > MAX_STEPS:
-            raise LimitError(f"simulation: did not settle within {MAX_STEPS:,} steps")
-        now = min(times)
+        if passes > MAX_PASSES:
+            raise LimitError(f"simulation: did not settle within {MAX_PASSES:,} Sender passes (at {now:,} ms)")
+        arrival = records[nxt].send_ms if nxt < len(records) else None
+        now = _next_instant(now, timeout, arrival, sender, spinning)
         if now > spec.max_time_ms:
             run.truncated = True
             break
@@ -188,18 +250,58 @@ def simulate(spec: ProduceSpec) -> ProduceRun:
     return run
 
 
+def _passes(sender: Sender, now: int) -> tuple[int, bool, int]:
+    """``Sender.runOnce`` at one instant, again at once while its poll timeout is 0, at most
+    ``MAX_ZERO_PASSES`` times.  A zero-timeout pass that changed nothing (no event, the same drain index) is a
+    fixed point: the passes after it would repeat it, so they are not run.  Returns the last poll timeout and
+    whether the Sender is spinning (a zero timeout with nothing to do until something changes with time), and
+    the passes run."""
+    timeout = 0
+    for done in range(1, MAX_ZERO_PASSES + 1):
+        before = (len(sender.events), sender.accumulator.drain_index)
+        timeout = sender.run_once(now)
+        if timeout > 0:
+            return timeout, False, done
+        if (len(sender.events), sender.accumulator.drain_index) == before:
+            return timeout, True, done
+    return timeout, False, MAX_ZERO_PASSES
+
+
+def _next_instant(now: int, timeout: int, arrival: int | None, sender: Sender, spinning: bool) -> int:
+    """The earliest of the next arrival, the next answer (at least now + 1) and now + max(poll timeout, 1);
+    after a disconnect, also the reconnect (the lab's own timeout model).  A spinning Sender repeats the same
+    pass every millisecond until something changes with time, so the instants before that change are skipped
+    (``Sender.next_change_ms``): the answer is the same, the work is not."""
+    later = now + max(timeout, 1)
+    if spinning:
+        later = max(later, sender.next_change_ms(now) or later)
+    times = [later]
+    if arrival is not None:
+        times.append(arrival)
+    answer = sender.next_answer_ms()
+    if answer is not None:
+        times.append(max(answer, now + 1))
+    if sender.ready_at_ms > now:
+        times.append(sender.ready_at_ms)
+    return min(times)
+
+
 def _frame(run: ProduceRun, now: int) -> None:
+    """One animation frame: where each of the first ``FRAME_BATCHES`` batches is, and the head of each log
+    (what ``engine.charts.producer`` draws), so a frame costs the same however many batches a run has."""
     sender = run.sender
     where: dict[int, str] = {}
     for p, dq in sender.accumulator.deques.items():
         for b in dq:
+            if b.id > FRAME_BATCHES:
+                break
             where[b.id] = f"accumulator p{p}"
-    for r in sender.in_flight + [r for r in sender.pending_broker if r not in sender.in_flight]:
+    for r in sender.in_flight:
         for b in r.batches:
-            if not b.is_done:
+            if not b.is_done and b.id <= FRAME_BATCHES:
                 where[b.id] = f"request {r.number}"
-    state = {b.id: where.get(b.id, b.final_state or "waiting") for b in run.batches}
-    logs = {p: [e.record for e in log] for p, log in sender.broker.logs.items()}
+    state = {b.id: where.get(b.id, b.final_state or "waiting") for b in run.batches[:FRAME_BATCHES]}
+    logs = {p: [e.record for e in log[:FRAME_LOG]] for p, log in sender.broker.logs.items()}
     frame = {"t_ms": now, "batches": state, "logs": logs, "in_flight": [r.number for r in sender.in_flight]}
     if run.frames and {k: v for k, v in run.frames[-1].items() if k != "t_ms"} == {
         k: v for k, v in frame.items() if k != "t_ms"
@@ -252,6 +354,8 @@ def report(run: ProduceRun) -> dict[str, Any]:
     sender, s = run.sender, run.spec.settings
     parts = [partition_report(run, p) for p in range(run.spec.partitions)]
     return {
+        "follows": follows(s.release),
+        "not_verified": NOT_VERIFIED,
         "effective_config": s.to_dict(),
         "notes": list(s.notes),
         "end_ms": run.end_ms,
@@ -319,13 +423,16 @@ def cli_produce(document: Any) -> dict[str, Any]:
 def _preset(
     config: dict[str, Any], faults: list[tuple[int, str]], records: int = 4, **more: Any
 ) -> dict[str, Any]:
+    """A page preset: released 4.0's defaults, except ``linger.ms`` 0 so that each record, 1 ms after the last,
+    is its own batch and request, as in the seed articles (with the released 5 ms they would share one)."""
     return {
-        "config": config,
+        "config": {"linger.ms": 0, **config},
         "partitions": 1,
         "records": records,
         "interval_ms": 1,
         "latency_ms": 20,
         "faults": [{"request": n, "kind": k} for n, k in faults],
+        "defaults": RELEASED.key,  # the page shows released 4.0's defaults
         **more,
     }
 
@@ -387,7 +494,7 @@ ARTICLE_CORRECTIONS: Final = [
     (
         "002",
         "linger.ms defaults to 0",
-        "0 in this Kafka (4.0 snapshot 1eb7644); KIP-1030 raises it to 5 in 4.0",
+        "5 since Kafka 4.0 (KIP-1030); the 4.0 code line the vectors follow (1eb7644) still had 0",
     ),
 ]
 

@@ -11,20 +11,47 @@
 * ``transactional.id`` without idempotence is a ``ConfigException``.
 * ``delivery.timeout.ms`` must be >= ``linger.ms + request.timeout.ms``: an explicit smaller value is a
   ``ConfigException``, the default is raised to that sum.
+* Defaults: those of the 4.0 code line the vectors follow (``linger.ms`` 0) unless ``released`` is asked for:
+  released 4.0 lingers 5 ms (KIP-1030).
+* ``acks`` is a ``ConfigDef`` STRING matched exactly (after trimming) against ``all``, ``-1``, ``0``, ``1``.
 
-Worked example (``tests/test_idempotence.py``): ``{"acks": "1"}`` -> idempotence off, with the note
-"Idempotence will be disabled because acks is set to 1, not set to 'all'."; ``{"acks": "1",
-"enable.idempotence": true}`` -> ``ConfigException: Must set acks to all in order to use the idempotent
-producer.``
+Worked examples (run by ``tests/test_worked_examples.py``; more in ``tests/test_idempotence.py``)::
+
+    >>> resolve({"acks": "1"}).idempotence, resolve({"acks": "1"}).notes
+    (False, ("Idempotence will be disabled because acks is set to 1, not set to 'all'.",))
+    >>> try:
+    ...     resolve({"acks": "1", "enable.idempotence": True})
+    ... except ConfigException as refused:
+    ...     print(refused)
+    ConfigException: Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee
+    idempotence.
+    >>> try:
+    ...     resolve({"acks": "ALL"})
+    ... except ConfigException as refused:
+    ...     print(refused)
+    ConfigException: Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1
+    >>> resolve({}).linger_ms, resolve({}, RELEASED).linger_ms
+    (0, 5)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.errors import ScenarioError
+from engine.common.config_def import (
+    ConfigException,
+    at_least,
+    invalid,
+    parse_boolean,
+    parse_int,
+    parse_long,
+    parse_string,
+    valid_string,
+)
+from engine.errors import LimitError, ScenarioError
+from engine.release import CODE_LINE, RELEASED, Release
 
 INT_MAX: Final = 2**31 - 1
 MAX_IN_FLIGHT_FOR_IDEMPOTENCE: Final = (
@@ -32,7 +59,8 @@ MAX_IN_FLIGHT_FOR_IDEMPOTENCE: Final = (
 )
 MAX_REQUEST_SIZE: Final = 1_048_576  # max.request.size
 RECONNECT_BACKOFF_MS: Final = 50  # reconnect.backoff.ms (its jitter is not modelled)
-DEFAULTS: Final[dict[str, Any]] = {
+ACKS_VALUES: Final = ("all", "-1", "0", "1")
+DEFAULTS: Final[dict[str, Any]] = {  # ProducerConfig's defaults on the 4.0 code line the vectors follow
     "enable.idempotence": True,
     "acks": "all",
     "retries": INT_MAX,
@@ -45,10 +73,11 @@ DEFAULTS: Final[dict[str, Any]] = {
     "retry.backoff.max.ms": 1_000,
     "transactional.id": None,
 }
+RELEASED_DEFAULTS: Final[dict[str, Any]] = {**DEFAULTS, "linger.ms": 5}  # KIP-1030: released 4.0 lingers 5 ms
+RELEASE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {CODE_LINE.key: DEFAULTS, RELEASED.key: RELEASED_DEFAULTS}
 
 
-class ConfigError(ScenarioError):
-    """Kafka's ``ConfigException``: the message is Kafka's."""
+ConfigError = ConfigException  # Kafka's ``ConfigException``: the message is Kafka's
 
 
 @dataclass(frozen=True)
@@ -67,6 +96,7 @@ class ProducerSettings:
     retry_backoff_max_ms: int
     user_set: frozenset[str] = frozenset()
     notes: tuple[str, ...] = field(default=())
+    release: Release = CODE_LINE  # whose defaults filled the properties left out
 
     @property
     def guarantee_message_order(self) -> bool:
@@ -89,60 +119,84 @@ class ProducerSettings:
         }
 
 
-def _int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ScenarioError(f"{name}: must be an integer {low:,}..{high:,}, got {value!r}")
-    return value
+def _acks(name: str, value: Any) -> str:
+    """``acks`` as ``ConfigDef`` reads it: a string, trimmed, exactly one of ``all``, ``-1``, ``0``, ``1``
+    (``ValidString`` is case-sensitive, so ``"ALL"`` is refused)."""
+    text = parse_string(name, value)
+    valid_string(name, text, ACKS_VALUES)
+    return text
 
 
 def parse_acks(value: Any) -> int:
-    """``ProducerConfig.parseAcks``: "all" -> -1, else a short in {-1, 0, 1}."""
-    text = str(value).strip()
-    if text.lower() == "all":
-        return -1
-    if text not in ("-1", "0", "1"):
-        raise ConfigError(
-            f"ConfigException: Invalid value {value!r} for configuration acks: "
-            "String must be one of: all, -1, 0, 1"
-        )
-    return int(text)
+    """``acks`` read by ``ConfigDef``, then ``ProducerConfig.parseAcks``: "all" -> -1."""
+    text = _acks("acks", value)
+    return -1 if text == "all" else int(text)
 
 
-def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
+def _transactional_id(name: str, value: Any) -> str | None:
+    """``STRING`` with ``NonEmptyString`` (null = none)."""
+    if value is None:
+        return None
+    text = parse_string(name, value)
+    if not text:
+        raise invalid(name, value, "String must be non-empty")
+    return text
+
+
+def _ranged(parse: Callable[[str, Any], int], low: int) -> Callable[[str, Any], int]:
+    def convert(name: str, value: Any) -> int:
+        number = parse(name, value)
+        at_least(name, number, low)
+        return number
+
+    return convert
+
+
+# ProducerConfig's define order (ConfigDef parses and validates in it, so the first bad one is named), with each
+# property's type and validator
+PARSE_ORDER: Final[tuple[tuple[str, Callable[[str, Any], Any]], ...]] = (
+    ("retries", _ranged(parse_int, 0)),
+    ("acks", _acks),
+    ("batch.size", _ranged(parse_int, 0)),
+    ("linger.ms", _ranged(parse_long, 0)),
+    ("delivery.timeout.ms", _ranged(parse_int, 0)),
+    ("retry.backoff.ms", _ranged(parse_long, 0)),
+    ("retry.backoff.max.ms", _ranged(parse_long, 0)),
+    ("request.timeout.ms", _ranged(parse_int, 0)),
+    ("max.in.flight.requests.per.connection", _ranged(parse_int, 1)),
+    ("enable.idempotence", parse_boolean),
+    ("transactional.id", _transactional_id),
+)
+LAB_LIMITS: Final = {  # the lab's own bounds on values Kafka accepts (a LimitError, not Kafka's refusal)
+    "max.in.flight.requests.per.connection": 100,
+    "linger.ms": INT_MAX,
+    "retry.backoff.ms": INT_MAX,
+    "retry.backoff.max.ms": INT_MAX,
+}
+
+
+def _read(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(raw) - set(DEFAULTS))
     if unknown:
         raise ScenarioError(
             f"config: unknown or unsupported property {unknown[0]!r} (supported: {', '.join(DEFAULTS)})"
         )
-    v = {**DEFAULTS, **raw}
-    if not isinstance(v["enable.idempotence"], bool):
-        raise ScenarioError(f"enable.idempotence: true or false, got {v['enable.idempotence']!r}")
-    limits = {
-        "retries": INT_MAX,
-        "max.in.flight.requests.per.connection": 100,
-        "delivery.timeout.ms": INT_MAX,
-        "request.timeout.ms": INT_MAX,
-        "linger.ms": INT_MAX,
-        "batch.size": INT_MAX,
-        "retry.backoff.ms": INT_MAX,
-        "retry.backoff.max.ms": INT_MAX,
-    }
-    for name, high in limits.items():
-        _int(name, v[name], 1 if name == "max.in.flight.requests.per.connection" else 0, high)
-    tid = v["transactional.id"]
-    if tid is not None and (not isinstance(tid, str) or not tid):
-        raise ConfigError(
-            f"ConfigException: Invalid value {tid!r} for configuration transactional.id: "
-            "String must be non-empty"
-        )
+    v = dict(defaults)
+    for name, parse in PARSE_ORDER:
+        if name in raw:
+            v[name] = parse(name, raw[name])
+    for name, high in LAB_LIMITS.items():
+        if v[name] > high:
+            raise LimitError(f"{name}: at most {high:,} in this lab (Kafka accepts it), got {v[name]:,}")
     return v
 
 
-def resolve(raw: Mapping[str, Any]) -> ProducerSettings:
-    """User-set properties (Kafka names) -> effective settings, raising Kafka's ``ConfigException``s."""
+def resolve(raw: Mapping[str, Any], release: Release = CODE_LINE) -> ProducerSettings:
+    """User-set properties (Kafka names) -> effective settings, raising Kafka's ``ConfigException``s; the
+    properties left out take ``release``'s defaults (the 4.0 code line's, or released 4.0's)."""
     if not isinstance(raw, Mapping):
         raise ScenarioError(f"config: expected an object of producer properties, got {type(raw).__name__}")
-    v = _read(raw)
+    v = _read(raw, RELEASE_DEFAULTS[release.key])
     user = frozenset(raw)
     acks = parse_acks(v["acks"])
     idempotence, notes = _idempotence(v, acks, "enable.idempotence" in user)
@@ -166,6 +220,7 @@ def resolve(raw: Mapping[str, Any]) -> ProducerSettings:
         v["retry.backoff.max.ms"],
         user,
         tuple(notes),
+        release,
     )
 
 

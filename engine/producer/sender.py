@@ -2,30 +2,27 @@
 ``completeBatch``, ``canRetry``, ``failBatch``) over ``NetworkClient``'s in-flight requests, and a broker that
 leads every partition and checks idempotent batches with ``ProducerStateManager``.
 
+Timing, as ``../shared/vectors/produce.README.md`` models the network (checked against Kafka's own classes):
+
 * A produce request carries at most one batch per partition; ``max.in.flight.requests.per.connection``
   requests may be unanswered at once (``InFlightRequests.canSendMore``).
-* ``request.timeout.ms`` without an answer closes the connection (``NetworkClient.handleTimedOutRequests``):
-  **every** in-flight request on it fails with ``REQUEST_TIMED_OUT``, oldest first
-  (``InFlightRequests.clearAll`` iterates in send order), and the node is reconnected after
-  ``reconnect.backoff.ms`` (50 ms).  Each failed batch is retried if ``canRetry`` (retriable error, attempts <
-  ``retries``, ``delivery.timeout.ms`` not reached) — that is where duplicates and reordering come from.
-* ``acks=0``: a batch is complete as soon as its request is sent; the broker's answer is never read.
-* ``delivery.timeout.ms``: batches waiting in the accumulator or in flight that reach it are failed with a
-  ``TimeoutException`` (``expiredBatches``, ``getExpiredInflightBatches``).
+* The broker appends (or refuses) a request's batches when it is sent; the answer is read ``2 x latency_ms``
+  later, by the first poll at or after that instant: with ``latency_ms`` 0, by the poll of the very
+  ``runOnce`` that sent it.  ``acks=0``: no answer; the batches complete at the next poll.
+* ``sendProducerData`` returns the poll timeout: 0 while a partition is sendable on a ready node (the Sender
+  runs again at once), else the least of the next linger/backoff check, the reconnect backoff and the next
+  batch expiry (``delivery.timeout.ms``, ``expiredBatches`` and ``getExpiredInflightBatches``).
 
-One connection carries requests and responses in order (TCP; the broker handles a connection's requests one at
-a time), so a response can only be read after the responses of every earlier request.  Faults are injected per
-request number (1 = the first produce request sent):
+Modelled from ``NetworkClient`` but **not checked against Kafka** (the vectors leave them out): request
+timeouts and disconnects.  ``request.timeout.ms`` without an answer closes the connection
+(``handleTimedOutRequests``): every in-flight request fails with ``REQUEST_TIMED_OUT``, oldest first, and the
+node is reconnected after ``reconnect.backoff.ms`` (50 ms, no jitter).  Faults per request number (1 = the
+first produce request sent):
 
-* ``timeout_after_write``: the broker appends this request and the ones after it on the same connection, but
-  no response reaches the client any more (a broker too slow to answer): the requests time out and are
-  retried.
+* ``not_leader``: the broker answers every batch ``NOT_LEADER_OR_FOLLOWER`` and writes nothing (checked).
+* ``timeout_after_write``: the broker appends this request and the later ones on the connection, but no
+  answer reaches the client any more: they time out and are retried (duplicates without idempotence).
 * ``timeout_before_write``: this request and the later ones on the connection never reach the broker.
-* ``not_leader``: the broker answers this request with ``NOT_LEADER_OR_FOLLOWER`` and writes nothing (a
-  leader election in progress).
-
-One-way latency is ``latency_ms``; the broker handles a request when it arrives.  A new connection after a
-timeout starts clean.
 """
 
 from __future__ import annotations
@@ -33,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.producer.accumulator import ProducerBatch, RecordAccumulator
+from engine.producer.accumulator import ProducerBatch, RecordAccumulator, backoff
 from engine.producer.producer_config import MAX_REQUEST_SIZE, RECONNECT_BACKOFF_MS, ProducerSettings
 from engine.producer.transaction_manager import TransactionManager
 from engine.storage.producer_state import ProducerStateManager
@@ -41,6 +38,7 @@ from engine.storage.producer_state import ProducerStateManager
 FAULTS: Final = ("timeout_after_write", "timeout_before_write", "not_leader")
 RETRIABLE: Final = {"REQUEST_TIMED_OUT", "NETWORK_EXCEPTION", "NOT_LEADER_OR_FOLLOWER"}
 PRODUCER_ID: Final = 1000
+NO_TIMEOUT: Final = 2**63 - 1  # Long.MAX_VALUE: nothing to wait for
 
 
 @dataclass
@@ -51,8 +49,8 @@ class Request:
     sent_ms: int
     batches: list[ProducerBatch]
     fault: str | None
-    arrives_ms: int | None  # None: never reaches the broker
-    answered_ms: int | None  # None: the response never reaches the client
+    reaches_broker: bool  # False: lost on the way (``timeout_before_write``)
+    answered_ms: int | None  # None: no answer will be read (acks=0, or a stalled connection)
     broker: dict[int, tuple[str, int | None]] = field(
         default_factory=dict
     )  # batch id -> (outcome, base offset)
@@ -117,7 +115,7 @@ class Broker:
                     base_seq + batch.record_count - 1,
                     first,
                     len(log) - 1,
-                    request.sent_ms if request.arrives_ms is None else request.arrives_ms,
+                    request.sent_ms,
                 )
             request.broker[batch.id] = ("appended", first)
 
@@ -137,7 +135,7 @@ class Sender:
     in_flight_batches: dict[int, list[ProducerBatch]] = field(default_factory=dict)  # Sender.inFlightBatches
     ready_at_ms: int = 0  # the connection is usable from this time
     events: list[dict[str, Any]] = field(default_factory=list)
-    pending_broker: list[Request] = field(default_factory=list)  # sent, not yet arrived at the broker
+    unread_sends: list[Request] = field(default_factory=list)  # acks=0: completed at the next poll
     stalled: str | None = None  # the current connection's stall: "requests" or "responses"
 
     def log(
@@ -155,9 +153,9 @@ class Sender:
 
     # ------------------------------------------------------------------ runOnce
 
-    def run_once(self, now: int) -> bool:
-        """``Sender.runOnce``: resolve sequences, maybe bump the epoch, ``sendProducerData``.  True if a
-        request was sent."""
+    def run_once(self, now: int) -> int:
+        """``Sender.runOnce``: resolve sequences, maybe bump the epoch, ``sendProducerData``, then
+        ``client.poll``.  Returns the poll timeout ``sendProducerData`` asked for (0: run again at once)."""
         if self.tm is not None:
             self.tm.maybe_resolve_sequences()
             if self.tm.bump_epoch_if_needed(now):
@@ -166,26 +164,40 @@ class Sender:
                     "epoch bump",
                     f"producer epoch -> {self.tm.epoch}; in-flight sequences renumbered from 0",
                 )
-        return self.send_producer_data(now)
+        timeout = self.send_producer_data(now)
+        self.poll(now)
+        return timeout
 
     def node_ready(self, now: int) -> bool:
         """``NetworkClient.ready``: connected and ``canSendMore``."""
         return now >= self.ready_at_ms and len(self.in_flight) < self.settings.max_in_flight
 
-    def send_producer_data(self, now: int) -> bool:
-        ready, _ = self.accumulator.ready(now)
-        batches = self.drain(now) if ready and self.node_ready(now) else []
+    def send_producer_data(self, now: int) -> int:
+        """``Sender.sendProducerData``: ready, drain, expire, send; returns the poll timeout: 0 while the node
+        has sendable data, else the least of the next ready check, the node's poll delay (reconnect backoff;
+        none while connected: an answer wakes the Sender) and the next batch expiry."""
+        ready, next_check = self.accumulator.ready(now)
+        not_ready: int | None = None
+        if ready and not self.node_ready(now):
+            ready = False
+            not_ready = self.ready_at_ms - now if now < self.ready_at_ms else None
+        batches = self.drain(now) if ready else []
         for b in batches:
             self.in_flight_batches.setdefault(b.partition, []).append(b)
             if self.settings.guarantee_message_order:
                 self.accumulator.muted.add(b.partition)
-        for b in self._expired_in_flight(now) + self.accumulator.expired_batches(now):
+        expired_in_flight, in_flight_expiry = self._expired_in_flight(now)
+        expired_queued, queued_expiry = self.accumulator.expired_batches(now)
+        for b in expired_queued + expired_in_flight:
             self.fail_batch(b, "TimeoutException (delivery.timeout.ms)", False, now)
             if self.tm is not None and b.retry:
                 self.tm.mark_sequence_unresolved(b)
+        waits = [t for t in (next_check, not_ready) if t is not None]
+        waits += [t - now for t in (in_flight_expiry, queued_expiry) if t is not None]
+        timeout = 0 if ready else max(min(waits, default=NO_TIMEOUT), 0)
         if batches:
             self._send(batches, now)
-        return bool(batches)
+        return timeout
 
     def drain(self, now: int) -> list[ProducerBatch]:
         """``drainBatchesForOneNode``: one batch per partition, from the drain index, up to
@@ -215,20 +227,21 @@ class Sender:
         return out
 
     def _send(self, batches: list[ProducerBatch], now: int) -> None:
+        """``sendProduceRequest``: the broker appends (or refuses) the request's batches as it is sent; the
+        answer is read ``2 x latency_ms`` later, or at the next poll with acks=0."""
         number = len(self.requests) + 1
         fault = self.faults.get(number)
         if fault == "timeout_after_write":
             self.stalled = self.stalled or "responses"
         elif fault == "timeout_before_write":
             self.stalled = "requests"
-        arrives = None if self.stalled == "requests" else now + self.latency_ms
-        answered = None if self.stalled is not None else now + 2 * self.latency_ms
+        answered = None if self.stalled is not None or self.settings.acks == 0 else now + 2 * self.latency_ms
         request = Request(
             number,
             now,
             batches,
             fault,
-            arrives,
+            self.stalled != "requests",
             answered,
             attempt_of={b.id: b.attempts + 1 for b in batches},
             sequences={b.id: (b.producer_epoch, b.base_sequence) for b in batches},
@@ -243,32 +256,30 @@ class Sender:
             f"request {number}: {names}" + (f" [fault: {fault}]" if fault else ""),
             request=number,
         )
-        if self.settings.acks == 0:
-            request.client = "acks=0: complete on send"
-            for b in batches:
-                self.complete_batch(b, "NONE", None, now)
-            request.answered_ms = None
-        else:
-            self.in_flight.append(request)
-        if request.arrives_ms is None:
-            self.log(now, "stalled", f"request {number} will never reach the broker", request=number)
-        else:
-            self.pending_broker.append(request)
-
-    # ------------------------------------------------------------------ network
-
-    def deliver_to_broker(self, now: int) -> None:
-        for request in [r for r in self.pending_broker if r.arrives_ms is not None and r.arrives_ms <= now]:
-            self.pending_broker.remove(request)
+        if request.reaches_broker:
             self.broker.handle(request, self.tm is not None)
             text = "; ".join(
                 f"B{b}: {o}" + ("" if off is None else f" @ offset {off}")
                 for b, (o, off) in request.broker.items()
             )
-            self.log(now, "broker", f"request {request.number}: {text}", request=request.number)
+            self.log(now, "broker", f"request {number}: {text}", request=number)
+        else:
+            self.log(now, "stalled", f"request {number} will never reach the broker", request=number)
+        if self.settings.acks == 0:
+            self.unread_sends.append(request)
+        else:
+            self.in_flight.append(request)
+
+    # ------------------------------------------------------------------ network
 
     def poll(self, now: int) -> None:
-        """``NetworkClient.poll``: completed receives first (in send order), then timed-out requests."""
+        """``NetworkClient.poll``: completed sends (acks=0), completed receives (in send order), then
+        timed-out requests."""
+        for request in self.unread_sends:
+            request.client = "acks=0: complete on send"
+            for b in request.batches:
+                self.complete_batch(b, "NONE", None, now)
+        self.unread_sends.clear()
         while (
             self.in_flight
             and self.in_flight[0].answered_ms is not None
@@ -294,6 +305,42 @@ class Sender:
                 request.client = "REQUEST_TIMED_OUT (disconnected)"
                 for b in request.batches:
                     self.complete_batch(b, "REQUEST_TIMED_OUT", None, now)
+
+    def next_answer_ms(self) -> int | None:
+        """When the oldest unanswered request's answer is read, or sooner, when a request times out
+        (``NetworkClient.handleTimedOutRequests``: more than request.timeout.ms after it was sent; the lab's
+        own model, never reached in the vectors, where 2 x latency_ms < request.timeout.ms)."""
+        if not self.in_flight:
+            return None
+        deadline = min(r.sent_ms for r in self.in_flight) + self.settings.request_timeout_ms + 1
+        first = self.in_flight[0].answered_ms
+        return deadline if first is None else min(first, deadline)
+
+    def next_change_ms(self, now: int) -> int | None:
+        """The first instant after ``now`` at which a pass could differ for time alone: a queue head's linger or
+        backoff ends, a batch reaches ``delivery.timeout.ms``, an answer is due, a request times out, the node
+        reconnects."""
+        times = [t for t in (self.next_answer_ms(), self.ready_at_ms) if t is not None and t > now]
+        acc = self.accumulator
+        for p, dq in acc.deques.items():
+            if not dq:
+                continue
+            head = dq[0]
+            times.append(head.created_ms + self.settings.delivery_timeout_ms)
+            if p not in acc.muted:
+                off = acc.backing_off(head, now)
+                wait = acc.linger_ms
+                if off:
+                    wait = backoff(acc.retry_backoff_ms, acc.retry_backoff_max_ms, head.attempts - 1)
+                times.append(head.last_attempt_ms + wait)
+        expiry = self.settings.delivery_timeout_ms
+        times += [flights[0].created_ms + expiry for flights in self.in_flight_batches.values() if flights]
+        later = [t for t in times if t > now]
+        return min(later) if later else None
+
+    def idle(self) -> bool:
+        """Nothing left in the accumulator, in flight or unread."""
+        return not self.accumulator.has_undrained() and not self.in_flight and not self.unread_sends
 
     # ------------------------------------------------------------------ completion
 
@@ -348,31 +395,17 @@ class Sender:
         if batch in flights:
             flights.remove(batch)
 
-    def _expired_in_flight(self, now: int) -> list[ProducerBatch]:
-        """``getExpiredInflightBatches``: in order, stopping at the first not yet expired per partition."""
+    def _expired_in_flight(self, now: int) -> tuple[list[ProducerBatch], int | None]:
+        """``getExpiredInflightBatches``: in order, stopping at the first not yet expired per partition, whose
+        expiry is the next one (``maybeUpdateNextBatchExpiryTime``)."""
         out: list[ProducerBatch] = []
+        next_expiry: int | None = None
+        timeout = self.settings.delivery_timeout_ms
         for p in sorted(self.in_flight_batches):
             flights = self.in_flight_batches[p]
-            while flights and flights[0].reached_delivery_timeout(self.settings.delivery_timeout_ms, now):
+            while flights and flights[0].reached_delivery_timeout(timeout, now):
                 out.append(flights.pop(0))
-        return out
-
-    def next_event_ms(self, now: int) -> int | None:
-        times: list[int] = [r.arrives_ms for r in self.pending_broker if r.arrives_ms is not None]
-        times += [r.answered_ms for r in self.in_flight if r.answered_ms is not None]
-        times += [r.sent_ms + self.settings.request_timeout_ms + 1 for r in self.in_flight]
-        _, check = self.accumulator.ready(now)
-        if check is not None:
-            times.append(now + max(check, 1))
-        expiry = self.accumulator.next_expiry()
-        if expiry is not None:
-            times.append(expiry)
-        times += [
-            b.created_ms + self.settings.delivery_timeout_ms
-            for fl in self.in_flight_batches.values()
-            for b in fl
-        ]
-        if self.accumulator.has_undrained() and now < self.ready_at_ms:
-            times.append(self.ready_at_ms)
-        later = [t for t in times if t > now]
-        return min(later) if later else None
+            if flights:
+                expiry = flights[0].created_ms + timeout
+                next_expiry = expiry if next_expiry is None else min(next_expiry, expiry)
+        return out, next_expiry

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from engine.errors import ScenarioError
 from engine.storage.log_config import INT_MAX, OFFSET_ENTRY_SIZE, TIME_ENTRY_SIZE
 
 NO_TIMESTAMP: Final = -1  # RecordBatch.NO_TIMESTAMP
@@ -89,6 +90,18 @@ def max_entries(max_index_size: int, entry_size: int) -> int:
     return (max_index_size // entry_size * entry_size) // entry_size
 
 
+def check_index_size(max_index_size: int, entry_size: int, index: str) -> None:
+    """``AbstractIndex.createAndAssignMmap`` on a new file: a max size below one entry is refused.
+    ``LogConfig`` accepts ``segment.index.bytes`` from 4, so 4..11 passes the config and the first segment
+    then fails (its offset index below 8 bytes, its time index below 12)."""
+    if max_index_size < entry_size:
+        raise ScenarioError(
+            f"segment.index.bytes: {max_index_size:,} passes LogConfig (at least 4), but the first segment "
+            f"fails: its {index} index refuses it (IllegalArgumentException: Invalid max index size: "
+            f"{max_index_size}; an entry is {entry_size} bytes)"
+        )
+
+
 @dataclass
 class OffsetIndex:
     """``OffsetIndex``: entries (absolute offset, position); keys are stored relative to ``base_offset``."""
@@ -97,6 +110,9 @@ class OffsetIndex:
     max_index_size: int
     offsets: list[int] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_index_size(self.max_index_size, OFFSET_ENTRY_SIZE, "offset")
 
     @property
     def max_entries(self) -> int:
@@ -139,6 +155,9 @@ class TimeIndex:
     max_index_size: int
     timestamps: list[int] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_index_size(self.max_index_size, TIME_ENTRY_SIZE, "time")
 
     @property
     def max_entries(self) -> int:

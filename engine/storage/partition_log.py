@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from engine.errors import LimitError, ScenarioError
 from engine.storage import cleaner
-from engine.storage.log_config import RETENTION_CHECK_INTERVAL_MS, LogConfig
+from engine.storage.log_config import RETENTION_CHECK_INTERVAL_MS, LogConfig, follows_log
 from engine.storage.unified_log import UnifiedLog
 
 MAX_BATCHES: Final = 20_000
@@ -341,6 +341,8 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
         results.append(result)
     log = run.log
     out = {
+        "follows": follows_log(),
+        "not_verified": NOT_VERIFIED,
         "config": config.to_dict(),
         "log_start_offset": log.log_start_offset,
         "log_end_offset": log.log_end_offset,
@@ -365,6 +367,11 @@ offsets
 0..132 in the first segment: ``shouldRoll`` fires for the 134th batch because 133 x 170 = 22,610 > 22,610 -
 170."""
 
+NOT_VERIFIED: Final = (
+    "Checked against Kafka's own code: the config (LogConfig), record sizes, segment rolls and index lookups. "
+    "Modelled from UnifiedLog and LogCleaner but not yet checked against Kafka: retention by time and size, "
+    "and compaction (dirty ratio, delete horizon, tombstones)."
+)
 ARTICLE_CORRECTIONS: Final = [
     (
         "002",
