@@ -17,7 +17,7 @@ from engine import (
     strategies,
     strategy_of,
 )
-from ui.assignment_view import step_label, strategy_tabs
+from ui.assignment_view import article_corrections, step_label, strategy_tabs
 from ui.cached import metrics_of, outcomes_or_error
 from ui.client_choice import assignors_of, client_choice, client_notes, offer_note
 from ui.i18n import _, tr
@@ -105,3 +105,4 @@ metrics_section(ref, step, results)
 columns_section(ref, step, results)
 downloads_section(step, results)
 config_section()
+article_corrections("assign.articles")

@@ -10,9 +10,11 @@ downloads.
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from engine import WHY, Assignor, callouts_for
+from engine.articles import CONSUMER_CORRECTIONS, article_name, rows
 from engine.charts.assignment import GRID_PARTITION_LIMIT, is_aggregated, sorted_topics
 from ui.cached import bars_figure, grid_figure, member_table, metrics_of, scenario_of, topic_figure
 from ui.i18n import _, tr
@@ -54,12 +56,13 @@ def _callouts(step: int, assignor: Assignor, named: bool = False) -> None:
     """Where the seed article disagrees with Kafka, drawn right above the grid it explains (issue 11 item 7)."""
     for c in callouts_for(current_preset(), assignor.name):
         if c.step == step:
-            values = dict(article=c.article, says=tr(c.says), kafka=c.kafka, why=tr(c.why))
+            values = dict(article=article_name(c.article), verdict=tr(c.verdict), says=tr(c.says), kafka=c.kafka,
+                          why=tr(c.why))
             if named:
-                text = _("**{assignor}**: The article ({article}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(
+                text = _("**{assignor}**: {article} ({verdict}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(
                     assignor=tr(assignor.title), **values)
             else:
-                text = _("The article ({article}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(**values)
+                text = _("{article} ({verdict}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(**values)
             st.warning(text, icon=":material/menu_book:")
 
 
@@ -125,3 +128,10 @@ def strategy_tabs(ref: ScenarioRef, step: int, results: dict[Assignor, list | st
         if tab.open:
             with tab:
                 strategy_view(ref, step, assignor, outcome)
+
+
+def article_corrections(key: str) -> None:
+    """Where the reference articles' consumer-group claims no longer hold (a typo, out of date since a named
+    release, or wrong), each article named by its title."""
+    with st.expander(_("Where the reference articles are out of date")):
+        st.dataframe(pd.DataFrame(rows(CONSUMER_CORRECTIONS)), hide_index=True, key=key)

@@ -370,28 +370,6 @@ def parse_fault_lines(text: str) -> list[dict[str, Any]]:
     return faults
 
 
-ARTICLE_CORRECTIONS: Final = [
-    ("004", "enable.idempotence defaults to false", "true since Kafka 3.0 (KIP-679), with acks=all"),
-    ("002", "acks defaults to 1; retries to 0", "acks=all (since 3.0) and retries=2147483647 (since 2.1)"),
-    (
-        "002",
-        "in-flight must be 1 to keep order when retrying",
-        "only without idempotence; with it up to 5 keep order (the broker remembers 5 batches)",
-    ),
-    (
-        "004",
-        "the broker keeps one sequence per producer and partition; a lower one is silently dropped",
-        "it keeps the last 5 batches: a retry of one of them is answered with the original offset; "
-        "an older one is OUT_OF_ORDER_SEQUENCE_NUMBER",
-    ),
-    (
-        "002",
-        "linger.ms defaults to 0",
-        "0 in this Kafka (4.0 snapshot 1eb7644); KIP-1030 raises it to 5 in 4.0",
-    ),
-]
-
-
 def broker_state(run: ProduceRun) -> list[dict[str, Any]]:
     """What each partition's ``ProducerStateManager`` remembers at the end: epoch and the last 5 batches."""
     out = []
