@@ -38,7 +38,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _CODE = re.compile(r"<(style|script)\b.*?</\1>|`[^`]*`|https?://\S+|%\{[^}]*\}|<[^>]+>|"
                    r"\b[\w-]+\.(?:log|index|timeindex|txnindex|snapshot|json|csv)(?![\w.])|"  # file names
-                   r"\b\w+=(?:'[^']*'|\[(?:'[^']*'(?:,\s*)?)*\]|[\w.-]+)|\b\w+(?=\((?!s\)))|"  # field=value, calls
+                   r"\b\w+=(?:'[^']*'|\[(?:'[^']*'(?:,\s*)?)*\]|[\w.-]+)|\b[\w.]+(?=\((?!s\)))|"  # field=value, calls
                    r"(?<![\w-])--?[A-Za-z][\w.-]*|[\w.]+\[[^\]]*\][\w.\[\]]*", re.DOTALL)  # code, flags, field paths
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[._/:#'-][A-Za-z0-9]+)*")
 KAFKA_WORDS = frozenset(

@@ -332,7 +332,7 @@ def _preset(
 
 NOT_LEADER_2: Final = [(2, "not_leader")]
 PRESETS: Final[dict[str, dict[str, Any]]] = {
-    "Seed article 002: B fails, later ones succeed (no idempotence, 5 in flight)": _preset(
+    "《深入理解 Kafka》: B fails, later ones succeed (no idempotence, 5 in flight)": _preset(
         {"enable.idempotence": False}, NOT_LEADER_2
     ),
     "The same with max.in.flight.requests.per.connection = 1": _preset(
