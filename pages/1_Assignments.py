@@ -60,7 +60,8 @@ def columns_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | 
     st.caption(_("The last two tabs are the new consumer protocol (KIP-848, group.protocol=consumer): the group "
                  "coordinator computes the assignment with group.remote.assignor (broker default: uniform). These "
                  "assignors ignore client.rack and the client's partition.assignment.strategy. "
-                 "Client strategy → server assignor when migrating: {mapping}.").format(mapping=mapping))
+                 "Kafka maps nothing itself: when migrating, the closest group.remote.assignor to choose for each "
+                 "client strategy is {mapping}.").format(mapping=mapping))
     strategy_tabs(ref, step, results)
 
 

@@ -11,6 +11,7 @@ from engine import (
     PARTITIONERS,
     EngineError,
     client_disagreement,
+    expected_stay_share,
     find_coordinators,
     hottest_rows,
     keysample,
@@ -33,8 +34,8 @@ page_setup(_("Keys"), "🔑", _("Key -> partition exactly as the Java producer (
                                       "compute it; remapping when the partition count changes; null-key "
                                       "partitioners; group coordinators."))
 st.info(_(
-    "Seed article 000 says a key goes to `Utils.abs(key.hashCode) % numPartitions`. That was the old Scala "
-    "producer (Kafka 0.8). The Java producer (0.8.2+) uses `Utils.toPositive(Utils.murmur2(keyBytes)) % n` "
+    "《如何确定Kafka的分区数、key和consumer线程数》 (out of date since Kafka 0.8.2) says a key goes to "
+    "`Utils.abs(key.hashCode) % numPartitions`. That was the old Scala producer (Kafka 0.8). The Java producer (0.8.2+) uses `Utils.toPositive(Utils.murmur2(keyBytes)) % n` "
     "on the serialized key bytes — `toPositive` is `& 0x7fffffff`, not `abs`. `Utils.abs(String.hashCode())` "
     "survives in one place: choosing a group's `__consumer_offsets` partition (last tab)."), icon=":material/info:")
 
@@ -78,8 +79,11 @@ def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
                      "partitioner=murmur2_random in librdkafka to agree with Java."))
     st.plotly_chart(remap_chart(remap_curve_of(keys, sample_id, partitions, counts), partitions, target),
                     key="keys.remap_chart")
-    st.caption(_("Going from N to a multiple k·N keeps 1/k of the keys in place (p mod N is preserved); "
-                 "any other change moves about 1 - 1/M of them."))
+    stay = expected_stay_share(partitions, target)
+    st.caption(_("For a uniform hash, going from N to M partitions keeps min(N, M) / lcm(N, M) of the keys in "
+                 "place: {old} -> {new} keeps {stay} ({stay_pct}) and moves {move_pct}; this sample measures "
+                 "{measured} moving.").format(old=partitions, new=target, stay=stay, stay_pct=f"{float(stay):.1%}",
+                                              move_pct=f"{float(1 - stay):.1%}", measured=f"{share:.1%}"))
 
 
 def null_key_section() -> None:

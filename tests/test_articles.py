@@ -51,3 +51,16 @@ def test_the_callouts_tell_typos_from_out_of_date_and_wrong() -> None:
 def test_worked_example() -> None:
     assert articles.article_name("002") == "《深入理解 Kafka》"
     assert articles.article_name("002, 004") == "《深入理解 Kafka》、《深入客户端（Explore Client）》"
+
+
+def test_expected_stay_share_matches_a_uniform_hash() -> None:
+    """min(N, M) / lcm(N, M), checked by counting every hash of one lcm period."""
+    import math
+    from fractions import Fraction
+
+    from engine.producer.remap import expected_stay_share
+
+    for n, m in ((12, 16), (12, 24), (7, 5), (16, 12), (3, 3)):
+        period = math.lcm(n, m)
+        stays = sum(h % n == h % m for h in range(period))
+        assert expected_stay_share(n, m) == Fraction(stays, period)
