@@ -72,7 +72,8 @@ def test_seed_d_step_1_shows_the_article_callout_and_moved_counts() -> None:
     case = next(c for c in load_vectors("assign.json")["cases"] if c["name"] == "seed-d-sticky")
     assert metrics_table(at).loc["sticky", "moved (this step)"] == case["expected"][1]["moved"]
     texts = [w.value for w in at.warning]
-    assert any("《深入理解 Kafka》、《深入客户端（Explore Client）》 (out of date since Kafka 2.8) says" in t and "t0-0, t3-0, t1-1, t0-1" in t for t in texts)
+    named = "《深入理解 Kafka》、《深入客户端（Explore Client）》 (out of date since Kafka 2.8) says"
+    assert any(named in t and "t0-0, t3-0, t1-1, t0-1" in t for t in texts)
 
 
 def test_config_line_and_downloads() -> None:
