@@ -36,7 +36,8 @@ page_setup(_("Keys"), "🔑", _("Key -> partition exactly as the Java producer (
 st.info(_(
     "《如何确定Kafka的分区数、key和consumer线程数》 (out of date since Kafka 0.8.2) says a key goes to "
     "`Utils.abs(key.hashCode) % numPartitions`. That was the old Scala producer (Kafka 0.8). The Java producer "
-    "(0.8.2+) uses `Utils.toPositive(Utils.murmur2(keyBytes)) % n` on the serialized key bytes — `toPositive` is `& 0x7fffffff`, not `abs`. `Utils.abs(String.hashCode())` "
+    "(0.8.2+) uses `Utils.toPositive(Utils.murmur2(keyBytes)) % n` on the serialized key bytes — `toPositive` "
+    "is `& 0x7fffffff`, not `abs`. `Utils.abs(String.hashCode())` "
     "survives in one place: choosing a group's `__consumer_offsets` partition (last tab)."), icon=":material/info:")
 
 
