@@ -62,3 +62,15 @@ def test_bad_input_is_shown_inline() -> None:
     at.number_input(key="log.segment.bytes").set_value(100).run()
     assert not at.exception
     assert any("RecordBatchTooLargeException" in e.value for e in at.error)
+
+
+def test_the_animation_opens_on_the_last_frame(page: AppTest) -> None:
+    """Issue 25: under the heading "N segment(s)" the chart shows N segments, not the first append's one."""
+    import json
+
+    n = len(segments(page))
+    spec = json.loads(next(c.proto.spec for c in page.get("plotly_chart") if "batches appended" in c.proto.spec))
+    assert len(spec["data"][0]["x"]) == min(n, len(spec["frames"][-1]["data"][0]["x"]))
+    assert spec["data"][0]["x"] == spec["frames"][-1]["data"][0]["x"]
+    assert spec["layout"]["sliders"][0]["active"] == len(spec["frames"]) - 1
+    assert f"{n} segment(s)" in spec["layout"]["title"]["text"]
