@@ -33,6 +33,7 @@ def play_controls(
     ]
     menu = {"type": "buttons", "direction": "left", "x": 0, "y": y, "xanchor": "left", "yanchor": "top",
             "buttons": buttons}
-    slider = {"active": len(labels) - 1 if on_last and labels else 0, "steps": [_step(str(i), label) for i, label in enumerate(labels)],
+    active = len(labels) - 1 if on_last and labels else 0
+    slider = {"active": active, "steps": [_step(str(i), label) for i, label in enumerate(labels)],
               "x": 0.15, "len": 0.85, "y": y, "currentvalue": {"prefix": prefix}}
     return {"updatemenus": [menu], "sliders": [slider]}
