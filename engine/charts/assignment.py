@@ -127,15 +127,22 @@ def topic_counts(assignment: Assignment, topics: Sequence[str], members: Sequenc
 
 def topic_count_grid(assignment: Assignment, topics: Mapping[str, int], members: Sequence[str],
                      title: str = "") -> go.Figure:
-    """The aggregated grid: partitions per consumer and topic, as a heatmap of numbers."""
+    """The aggregated grid: partitions per consumer and topic, as a heatmap of numbers (thousands separated).
+    The colour scale runs from 0 to the largest count; when every cell holds the same count there is no scale
+    to read (a bar spanning 24.6..25.4 would suggest variation) and the title says the one count."""
     names = sorted_topics(topics)
     z = topic_counts(assignment, names, members)
     numbers = z.size <= 400  # a number in every cell only while the cells are big enough to read
+    uniform = z.size > 0 and int(z.min()) == int(z.max())
     fig = go.Figure(go.Heatmap(
-        z=z, x=plain_all(names), y=plain_all(members), zmin=0, colorscale="Blues", colorbar=dict(title="partitions"),
-        texttemplate="%{z}" if numbers else None, hovertemplate="%{y}: %{z} partitions of %{x}<extra></extra>",
+        z=z, x=plain_all(names), y=plain_all(members), zmin=0, zmax=max(int(z.max()) if z.size else 0, 1),
+        colorscale="Blues", colorbar=dict(title="partitions", tickformat=",d"), showscale=not uniform,
+        texttemplate="%{z:,d}" if numbers else None, hovertemplate="%{y}: %{z:,d} partitions of %{x}<extra></extra>",
     ))
-    return _layout(fig, title or "partitions per consumer and topic", _height(len(members)),
+    title = title or "partitions per consumer and topic"
+    if uniform:
+        title = f"{title} ({int(z.max()):,} in every cell)"
+    return _layout(fig, title, _height(len(members)),
                    yaxis=_axis("consumer", len(members), NAMED_ROWS_LIMIT, autorange="reversed", type="category"),
                    xaxis=_axis("topic", len(names), NAMED_COLUMNS_LIMIT, type="category"))
 
