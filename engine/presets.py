@@ -165,6 +165,17 @@ def _three_az() -> Scenario:
                     "Range and the sticky family prefer same-AZ replicas.")
 
 
+def _mixed_static() -> Scenario:
+    members = (Member("svc-1", ("orders", "payments"), instance_id="orders-c"),
+               Member("svc-2", ("orders", "payments")),
+               Member("svc-3", ("orders", "payments"), instance_id="orders-a"))
+    step = _group({"orders": 6, "payments": 3}, members)
+    return Scenario((step,), "static and dynamic members mixed (Java and librdkafka differ)",
+                    "A move to static membership half done: svc-1 and svc-3 set group.instance.id, svc-2 does not. "
+                    "Java's range and roundrobin sort static members first, by group.instance.id; librdkafka "
+                    "compares instance ids only between two static members, member ids otherwise.")
+
+
 def _large() -> Scenario:
     topics = {f"topic-{i}": 500 for i in range(4)}
     step = _group(topics, make_members(50, list(topics)))
@@ -184,6 +195,8 @@ PRESETS: dict[str, Preset] = {
         Preset("more-consumers", "more consumers than partitions (8 / 6)", "realistic", _more_consumers),
         Preset("heterogeneous", "heterogeneous subscriptions", "realistic", _heterogeneous),
         Preset("three-az", "3-AZ group, rack-aware", "realistic", _three_az),
+        Preset("mixed-static", "static and dynamic members mixed (Java and librdkafka differ)", "realistic",
+               _mixed_static),
         Preset("large", "large: 50 members / 2,000 partitions", "realistic", _large),
     )
 }
