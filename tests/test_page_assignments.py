@@ -101,3 +101,39 @@ def test_seed_d_server_assignors_equal_server_assign_at_every_step() -> None:
             assert row["moved (this step)"] == result.moved
             assert (row["min partitions"], row["max partitions"]) == (min(counts), max(counts))
             assert row["spread"] == max(counts) - min(counts)
+
+
+def test_real_member_ids_get_short_labels_with_the_full_id_on_hover() -> None:
+    """Issue 25: real member ids (client.id-UUID, 60 characters) wreck the grid's and the bars' axes: the
+    charts label consumers by client.id, the full id stays the category (hover) and an option shows it."""
+    import json
+
+    from engine.consumer.member_ids import short_labels
+    from engine.scenario import parse_scenario
+    from ui.state import encode_scenario
+
+    ids = ["consumer-orders-service-1-87751d4c-a850-4e2c-84dc-da6a797d76de",
+           "consumer-orders-service-2-61b339ff-2481-44e5-998b-88dbaa99e079",
+           "consumer-orders-service-3-7b87a9e2-5fef-4911-bf22-a27b02c7bff2"]
+    scenario = parse_scenario({"steps": [{"topics": {"orders": 6}, "members": [{"id": m, "topics": ["orders"]}
+                                                                                for m in ids]}]})
+    at = page()
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.radio(key="assign.labels").value == "short"
+
+    def axes() -> list[tuple[list[str], list[str]]]:
+        found = []
+        for chart in at.get("plotly_chart"):
+            layout = json.loads(chart.proto.spec)["layout"]
+            for axis in (layout.get("yaxis", {}), layout.get("xaxis", {})):
+                if axis.get("ticktext") and axis.get("tickvals") and axis["tickvals"][0] in ids:
+                    found.append((axis["tickvals"], axis["ticktext"]))
+        return found
+
+    shown = axes()
+    assert shown and all(vals == ids and text == [short_labels(ids)[m] for m in ids] for vals, text in shown)
+    assert shown[0][1] == ["consumer-orders-service-1", "consumer-orders-service-2", "consumer-orders-service-3"]
+    at.radio(key="assign.labels").set_value("full").run()
+    assert not axes()  # the full ids, as before
