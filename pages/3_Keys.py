@@ -11,7 +11,6 @@ from engine import (
     PARTITIONERS,
     EngineError,
     client_disagreement,
-    expected_stay_share,
     find_coordinators,
     hottest_rows,
     keysample,
@@ -24,7 +23,7 @@ from engine.charts import partition_histogram, producer_timeline, remap_chart
 from ui.cached import null_key_runs, placements, remap_curve_of
 from ui.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_note
 from ui.i18n import _, tr
-from ui.key_sample import key_source
+from ui.key_sample import key_source, remap_caption
 from ui.layout import page_setup
 
 MAX_PAGE_PARTITIONS = 10_000
@@ -80,11 +79,7 @@ def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
                      "partitioner=murmur2_random in librdkafka to agree with Java."))
     st.plotly_chart(remap_chart(remap_curve_of(keys, sample_id, partitions, counts), partitions, target),
                     key="keys.remap_chart")
-    stay = expected_stay_share(partitions, target)
-    st.caption(_("For a uniform hash, going from N to M partitions keeps min(N, M) / lcm(N, M) of the keys in "
-                 "place: {old} -> {new} keeps {stay} ({stay_pct}) and moves {move_pct}; this sample measures "
-                 "{measured} moving.").format(old=partitions, new=target, stay=stay, stay_pct=f"{float(stay):.1%}",
-                                              move_pct=f"{float(1 - stay):.1%}", measured=f"{share:.1%}"))
+    remap_caption(partitions, target, share)
 
 
 def null_key_section() -> None:
