@@ -1,6 +1,6 @@
 """The reference articles the lab checks (``../shared/seeds/``), named by their titles, and the corrections
 they need, each with its verdict: a **typo**, **out of date** since a named Kafka release (right when written),
-**wrong** (never true) or **right**.  One registry, read by every "the article says / Kafka does" table.
+**wrong** (never true) or **correct**.  One registry, read by every "the article says / Kafka does" table.
 
 Worked example (asserted in ``tests/test_articles.py``)::
 
@@ -27,7 +27,7 @@ ARTICLES: Final[dict[str, str]] = {
 }
 """Article id (the file name's prefix under ``../shared/seeds/``) -> its title, as the article gives it."""
 
-Verdict = Literal["typo", "out of date", "wrong", "right"]
+Verdict = Literal["typo", "out of date", "wrong", "correct"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def article_name(ids: str) -> str:
 
 
 def verdict_text(c: Correction) -> str:
-    """The verdict in words: ``typo``, ``out of date since Kafka 3.0``, ``wrong``, ``right``."""
+    """The verdict in words: ``typo``, ``out of date since Kafka 3.0``, ``wrong``, ``correct``."""
     return f"out of date since Kafka {c.since}" if c.verdict == "out of date" else c.verdict
 
 
@@ -101,19 +101,19 @@ PRODUCER_CORRECTIONS: Final = (
 """Where the articles' producer claims no longer hold."""
 
 LOG_CORRECTIONS: Final = (
-    Correction("002", "right", "the second segment starts at 133, so the first holds offsets 0..132",
+    Correction("002", "correct", "the second segment starts at 133, so the first holds offsets 0..132",
                "true (the button above the log replays it)"),
     Correction("002", "wrong", "roll when the segment size exceeds log.segment.bytes",
                "roll *before* an append that would not fit: size > segment.bytes - batch size "
                "(LogSegment.shouldRoll)"),
     Correction("002", "wrong", "roll when max timestamp minus the *current time* exceeds log.roll.ms",
                "the new batch's max timestamp minus the segment's *first* batch timestamp > segment.ms"),
-    Correction("002", "right", "roll when the index file reaches log.index.size.max.bytes",
+    Correction("002", "correct", "roll when the index file reaches log.index.size.max.bytes",
                "true: offset index holds 10 MiB / 8 = 1,310,720 entries; the time index 10 MiB / 12 - 1 = 873,812 "
                "(one slot kept for the roll), so it fills first"),
-    Correction("002", "right", "find offset 23: binary search for [22, 656], then scan from 656",
+    Correction("002", "correct", "find offset 23: binary search for [22, 656], then scan from 656",
                "true; the index key is a batch's *last* offset and the scan reads batch headers (FileRecords)"),
-    Correction("002", "right", "retention by time / size / log start offset",
+    Correction("002", "correct", "retention by time / size / log start offset",
                "true; whole segments only, oldest first, stopping at the first kept one; when all qualify a new "
                "active segment is rolled first"),
     Correction("000", "wrong", "each partition has a .log and a .index file, two handles per partition",

@@ -24,7 +24,7 @@ def test_every_article_id_names_a_seed_file_and_a_title_it_carries() -> None:
 def test_every_correction_has_a_verdict_and_out_of_date_names_the_release() -> None:
     tables = (articles.CONSUMER_CORRECTIONS, articles.PRODUCER_CORRECTIONS, articles.LOG_CORRECTIONS)
     for c in (c for table in tables for c in table):
-        assert c.verdict in ("typo", "out of date", "wrong", "right")
+        assert c.verdict in ("typo", "out of date", "wrong", "correct")
         assert bool(c.since) == (c.verdict == "out of date"), c
     for row in articles.rows(articles.PRODUCER_CORRECTIONS):
         assert row["article"].startswith("《") and "0" not in row["article"].strip("《》")[:1]
