@@ -137,3 +137,14 @@ def test_real_member_ids_get_short_labels_with_the_full_id_on_hover() -> None:
     assert shown[0][1] == ["consumer-orders-service-1", "consumer-orders-service-2", "consumer-orders-service-3"]
     at.radio(key="assign.labels").set_value("full").run()
     assert not axes()  # the full ids, as before
+
+
+def test_the_migration_caption_does_not_claim_kafka_maps_strategies() -> None:
+    """Issue 25: Kafka maps no client strategy to a server assignor; the caption names the closest
+    group.remote.assignor to choose, from the strategy registry."""
+    from engine.consumer.strategies import strategies
+
+    captions = [c.value for c in page().caption]
+    line = next(c for c in captions if "group.remote.assignor to choose" in c)
+    assert "Kafka maps nothing itself" in line and "Client strategy → server assignor" not in line
+    assert all(f"{s.name} → {s.server_assignor}" in line for s in strategies())
