@@ -64,7 +64,7 @@ _EXPORTS: dict[str, str] = {  # module -> the names it exports here; the map is 
     "engine.producer.murmur2": "murmur2 partition_for_key",
     "engine.producer.arrow": "partitions_for_arrow",
     "engine.producer.partitioners": "PARTITIONERS UNHASHED client_partitions",
-    "engine.producer.remap": "remap_share remap_curve client_disagreement",
+    "engine.producer.remap": "remap_share remap_curve client_disagreement expected_stay_share",
     "engine.producer.summary": "skew_rows hottest_rows null_key_rows",
 }
 _PUBLIC = {name: module for module, names in _EXPORTS.items() for name in names.split()}

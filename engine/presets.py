@@ -102,14 +102,16 @@ class Preset:
 def _seed_a() -> Scenario:
     step = _group({"t0": 10}, make_members(3, ["t0"]))
     return Scenario((step,), "seed-a: range, 10 partitions / 3 consumers",
-                    "Article 000: RangeAssignor splits one topic of 10 partitions over C0..C2.")
+                    "《如何确定Kafka的分区数、key和consumer线程数》: RangeAssignor splits one topic of 10 partitions "
+                    "over C0..C2.")
 
 
 def _seed_b(partitions: int) -> Callable[[], Scenario]:
     def build() -> Scenario:
         step = _group({"t0": partitions, "t1": partitions}, make_members(2, ["t0", "t1"]))
         return Scenario((step,), f"seed-b: 2 consumers x 2 topics x {partitions} partitions",
-                        f"Articles 001/002/004: C0 and C1 both subscribe to t0 and t1 ({partitions} partitions each).")
+                        f"《Kafka 分区》, 《深入理解 Kafka》, 《深入客户端（Explore Client）》: C0 and C1 both "
+                        f"subscribe to t0 and t1 ({partitions} partitions each).")
     return build
 
 
@@ -117,14 +119,16 @@ def _seed_c() -> Scenario:
     members = (Member("C0", ("t0",)), Member("C1", ("t0", "t1")), Member("C2", ("t0", "t1", "t2")))
     step0 = _group({"t0": 1, "t1": 2, "t2": 3}, members)
     return Scenario((step0, _without(step0, "C0")), "seed-c: heterogeneous subscriptions, then C0 leaves",
-                    "Articles 002/004: C0 reads t0; C1 reads t0,t1; C2 reads t0,t1,t2. Step 1: C0 leaves.")
+                    "《深入理解 Kafka》, 《深入客户端（Explore Client）》: C0 reads t0; C1 reads t0,t1; C2 reads "
+                    "t0,t1,t2. Step 1: C0 leaves.")
 
 
 def _seed_d() -> Scenario:
     topics = ["t0", "t1", "t2", "t3"]
     step0 = _group({t: 2 for t in topics}, make_members(3, topics))
     return Scenario((step0, _without(step0, "C1")), "seed-d: sticky, 3 consumers x 4 topics x 2, then C1 leaves",
-                    "Articles 002/004: the StickyAssignor example. Step 1: C1 leaves the group.")
+                    "《深入理解 Kafka》, 《深入客户端（Explore Client）》: the StickyAssignor example. Step 1: C1 "
+                    "leaves the group.")
 
 
 def _order_service() -> Scenario:
@@ -165,6 +169,17 @@ def _three_az() -> Scenario:
                     "Range and the sticky family prefer same-AZ replicas.")
 
 
+def _mixed_static() -> Scenario:
+    members = (Member("svc-1", ("orders", "payments"), instance_id="orders-c"),
+               Member("svc-2", ("orders", "payments")),
+               Member("svc-3", ("orders", "payments"), instance_id="orders-a"))
+    step = _group({"orders": 6, "payments": 3}, members)
+    return Scenario((step,), "static and dynamic members mixed (Java and librdkafka differ)",
+                    "A move to static membership half done: svc-1 and svc-3 set group.instance.id, svc-2 does not. "
+                    "Java's range and roundrobin sort static members first, by group.instance.id; librdkafka "
+                    "compares instance ids only between two static members, member ids otherwise.")
+
+
 def _large() -> Scenario:
     topics = {f"topic-{i}": 500 for i in range(4)}
     step = _group(topics, make_members(50, list(topics)))
@@ -184,6 +199,8 @@ PRESETS: dict[str, Preset] = {
         Preset("more-consumers", "more consumers than partitions (8 / 6)", "realistic", _more_consumers),
         Preset("heterogeneous", "heterogeneous subscriptions", "realistic", _heterogeneous),
         Preset("three-az", "3-AZ group, rack-aware", "realistic", _three_az),
+        Preset("mixed-static", "static and dynamic members mixed (Java and librdkafka differ)", "realistic",
+               _mixed_static),
         Preset("large", "large: 50 members / 2,000 partitions", "realistic", _large),
     )
 }

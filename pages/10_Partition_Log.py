@@ -8,6 +8,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from engine import articles
 from engine.charts.log import compaction_scatter, segment_map
 from engine.errors import EngineError
 from engine.storage import partition_log as plog
@@ -39,7 +40,7 @@ def seed_preset() -> None:
 def document() -> dict:
     for name, (default, *_rest) in {**CONFIG, **WORKLOAD}.items():
         st.session_state.setdefault(K + name, default)
-    st.button(_("Seed article 002: the second segment is 00000000000000000133.log"), on_click=seed_preset,
+    st.button(_("《深入理解 Kafka》: the second segment is 00000000000000000133.log"), on_click=seed_preset,
               key=K + "seed")
     cols = st.columns(4)
     config = {name: int(cols[i % 4].number_input(name, low, None, key=K + name))
@@ -146,6 +147,5 @@ try:
     capacity_section()
 except EngineError as exc:
     st.error(tr(str(exc)))
-st.subheader(_("Where the seed articles are right, and where Kafka differs"))
-st.dataframe(pd.DataFrame(plog.ARTICLE_CORRECTIONS, columns=["article", "the article says", "Kafka's code"]),
-             hide_index=True, key=K + "articles")
+st.subheader(_("Where the reference articles are right, and where Kafka differs"))
+st.dataframe(pd.DataFrame(articles.rows(articles.LOG_CORRECTIONS)), hide_index=True, key=K + "articles")

@@ -57,9 +57,9 @@ def draw(side: str, column: st.delta_generator.DeltaGenerator, choice: Choice, s
         return None
     metrics = metrics_of(ref, choice.assignor, step)
     a, b, c = column.columns(3)
-    a.metric(_("Partitions per consumer"), f"{metrics.min_partitions}..{metrics.max_partitions}")
-    b.metric(_("Moved at this step"), outcome[step].moved)
-    c.metric(_("Idle consumers"), len(metrics.idle_members))
+    a.metric(_("Partitions per consumer"), f"{metrics.min_partitions:,}..{metrics.max_partitions:,}")
+    b.metric(_("Moved at this step"), f"{outcome[step].moved:,}")  # 19,872, not 19872
+    c.metric(_("Idle consumers"), f"{len(metrics.idle_members):,}")
     column.plotly_chart(grid_figure(ref, choice.assignor, step, choice.assignor.title), key=f"compare.grid.{side}",
                         width="stretch")
     return outcome

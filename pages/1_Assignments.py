@@ -17,7 +17,7 @@ from engine import (
     strategies,
     strategy_of,
 )
-from ui.assignment_view import step_label, strategy_tabs
+from ui.assignment_view import article_corrections, step_label, strategy_tabs
 from ui.cached import metrics_of, outcomes_or_error
 from ui.client_choice import assignors_of, client_choice, client_notes, offer_note
 from ui.i18n import _, tr
@@ -60,7 +60,8 @@ def columns_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | 
     st.caption(_("The last two tabs are the new consumer protocol (KIP-848, group.protocol=consumer): the group "
                  "coordinator computes the assignment with group.remote.assignor (broker default: uniform). These "
                  "assignors ignore client.rack and the client's partition.assignment.strategy. "
-                 "Client strategy → server assignor when migrating: {mapping}.").format(mapping=mapping))
+                 "Kafka maps nothing itself: when migrating, the closest group.remote.assignor to choose for each "
+                 "client strategy is {mapping}.").format(mapping=mapping))
     strategy_tabs(ref, step, results)
 
 
@@ -105,3 +106,4 @@ metrics_section(ref, step, results)
 columns_section(ref, step, results)
 downloads_section(step, results)
 config_section()
+article_corrections("assign.articles")

@@ -88,9 +88,11 @@ def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crash
                      .format(assignor=tr(a.title), rounds=result[step].rounds))
         rows.append(rebalance_row(a, result[step], pause_of(ref, a, step, timings, crashed)))
     numbers = pd.DataFrame(rows)
-    numbers["rounds"] = numbers["rounds"].astype("Int64")  # KIP-848 has no rounds: shown empty
+    numbers["rounds"] = ["–" if pd.isna(r) else f"{int(r)}" for r in numbers["rounds"]]  # not "None" (issue 25)
     st.subheader(_("What the engine counts"))
     st.dataframe(numbers, hide_index=True, width="stretch")
+    st.caption(_("rounds: the classic protocol's JoinGroup/SyncGroup rounds; – where it does not apply "
+                 "(KIP-848 has no rounds)."))
     st.caption(tr(CAPTIONS["rebalance.revoked"]))
 
 

@@ -23,7 +23,7 @@ from engine.charts import partition_histogram, producer_timeline, remap_chart
 from ui.cached import null_key_runs, placements, remap_curve_of
 from ui.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_note
 from ui.i18n import _, tr
-from ui.key_sample import key_source
+from ui.key_sample import key_source, remap_caption
 from ui.layout import page_setup
 
 MAX_PAGE_PARTITIONS = 10_000
@@ -33,9 +33,10 @@ page_setup(_("Keys"), "🔑", _("Key -> partition exactly as the Java producer (
                                       "compute it; remapping when the partition count changes; null-key "
                                       "partitioners; group coordinators."))
 st.info(_(
-    "Seed article 000 says a key goes to `Utils.abs(key.hashCode) % numPartitions`. That was the old Scala "
-    "producer (Kafka 0.8). The Java producer (0.8.2+) uses `Utils.toPositive(Utils.murmur2(keyBytes)) % n` "
-    "on the serialized key bytes — `toPositive` is `& 0x7fffffff`, not `abs`. `Utils.abs(String.hashCode())` "
+    "《如何确定Kafka的分区数、key和consumer线程数》 (out of date since Kafka 0.8.2) says a key goes to "
+    "`Utils.abs(key.hashCode) % numPartitions`. That was the old Scala producer (Kafka 0.8). The Java producer "
+    "(0.8.2+) uses `Utils.toPositive(Utils.murmur2(keyBytes)) % n` on the serialized key bytes — `toPositive` "
+    "is `& 0x7fffffff`, not `abs`. `Utils.abs(String.hashCode())` "
     "survives in one place: choosing a group's `__consumer_offsets` partition (last tab)."), icon=":material/info:")
 
 
@@ -78,8 +79,7 @@ def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
                      "partitioner=murmur2_random in librdkafka to agree with Java."))
     st.plotly_chart(remap_chart(remap_curve_of(keys, sample_id, partitions, counts), partitions, target),
                     key="keys.remap_chart")
-    st.caption(_("Going from N to a multiple k·N keeps 1/k of the keys in place (p mod N is preserved); "
-                 "any other change moves about 1 - 1/M of them."))
+    remap_caption(partitions, target, share)
 
 
 def null_key_section() -> None:

@@ -72,11 +72,12 @@ def results_section(result: sizing.SizingResult) -> None:
               help=_("max(T·g/p, T·g/c) = max({producer}, {consumer})").format(
                   producer=f"{result.producer_bound:.2f}", consumer=f"{result.consumer_bound:.2f}"))
     gap = result.seed_formula - result.recommended
-    m2.metric(_("Seed article Tt / max(Tp, Tc)"), f"{result.seed_formula:,}", delta=f"{gap:,}" if gap else None,
+    m2.metric(_("The article's Tt / max(Tp, Tc)"), f"{result.seed_formula:,}", delta=f"{gap:,}" if gap else None,
               help=_("The common mistake: divides by the faster side, so under-sizes when p != c"))
     m3.metric(_("Chosen"), f"{result.chosen:,}")
-    st.markdown(_("**Correct:** `max(Tt/Tp, Tt/Tc)` — the slower side decides. **Seed article 000:** "
-                  "`Tt / max(Tp, Tc)` divides by the *faster* side, so whenever `Tp != Tc` the slower side "
+    st.markdown(_("**Correct:** `max(Tt/Tp, Tt/Tc)` — the slower side decides. **《如何确定Kafka的分区数、"
+                  "key和consumer线程数》 (wrong):** `Tt / max(Tp, Tc)` divides by the *faster* side, so whenever "
+                  "`Tp != Tc` the slower side "
                   "cannot keep up."))
     grown = inputs.target_mb_s * (1 + inputs.headroom_pct / 100)
     formulas = formula_comparison(result.recommended, result.seed_formula, grown, inputs.producer_mb_s,

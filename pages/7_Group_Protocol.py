@@ -113,14 +113,14 @@ def restart_section(ref: ScenarioRef) -> None:
     st.subheader(_("5 · Rolling restart: static (group.instance.id) vs dynamic members"))
     r = st.columns(3)
     restart_s = r[0].number_input(_("restart time per member (s)"), 0, 3_600, 30, 5, key="protocol.restart_s")
-    session_s = r[1].number_input("session.timeout.ms (s)", 0, 3_600, 45, 5, key="protocol.restart_session_s")
+    session_ms = r[1].number_input("session.timeout.ms", 0, 3_600_000, 45_000, 5_000, key="protocol.restart_session")
     gap_s = r[2].number_input(_("gap between restarts (s)"), 0, 3_600, 10, 5, key="protocol.gap_s")
     strategies = st.multiselect(_("strategies"), engine.STRATEGY_NAMES, default=["range", "cooperative-sticky"],
                                 key="protocol.strategies")
     if not strategies:
         return
     try:  # the engine refuses more than MAX_RESTART_MEMBERS members
-        config = engine.RollingRestartConfig(int(restart_s) * 1000, int(session_s) * 1000, int(gap_s) * 1000)
+        config = engine.RollingRestartConfig(int(restart_s) * 1000, int(session_ms), int(gap_s) * 1000)
         rows, timelines = rolling_restarts(ref, config, tuple(strategies))
     except engine.LimitError as exc:  # too big to replay here: said, not an error of the user's
         st.warning(_("{error}. Sections 1-4 above still cover this group.").format(error=tr(str(exc))))

@@ -8,6 +8,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from engine import articles
 from engine.errors import EngineError
 from engine.producer import idempotence as producer
 from engine.producer.producer_config import RELEASED_DEFAULTS as DEFAULTS  # the page shows released 4.0's
@@ -125,9 +126,8 @@ try:
     results(json.dumps(settings(), sort_keys=True))
 except EngineError as exc:
     st.error(tr(str(exc)))
-st.subheader(_("Where the seed articles are out of date"))
-COLUMNS = ["article", "the article says", "Kafka's code"]
-st.dataframe(pd.DataFrame(producer.ARTICLE_CORRECTIONS, columns=COLUMNS), hide_index=True, key=K + "articles")
+st.subheader(_("Where the reference articles are out of date"))
+st.dataframe(pd.DataFrame(articles.rows(articles.PRODUCER_CORRECTIONS)), hide_index=True, key=K + "articles")
 try:
     transactions_section()
 except EngineError as exc:

@@ -37,3 +37,20 @@ def test_html_in_names_is_escaped() -> None:
     bars = load_bars({"<i>y</i>": 2}, {"<i>y</i>": 1.5})
     assert list(bars.data[0].x) == [plain("<i>y</i>")] and list(bars.data[1].y) == [1.5]
     assert isinstance(bars, go.Figure)
+
+
+def test_an_all_equal_count_grid_has_no_colour_bar_and_separates_thousands() -> None:
+    """Issue 25: a colour bar spanning 24.6..25.4 on an all-25 matrix suggests variation that is not there."""
+    from engine.charts.assignment import topic_count_grid
+    from engine.scenario import TopicPartition
+
+    topics = {f"t{i}": 2_000 for i in range(2)}
+    members = [f"C{i}" for i in range(80)]
+    even = {m: [TopicPartition(t, p) for t in topics for p in range(i * 25, i * 25 + 25)]
+            for i, m in enumerate(members)}
+    fig = topic_count_grid(even, topics, members)
+    assert fig.data[0].showscale is False and "25 in every cell" in fig.layout.title.text
+    assert fig.data[0].zmin == 0 and ",d" in fig.data[0].hovertemplate
+    uneven = {**even, "C0": even["C0"] + [TopicPartition("t0", 1_999)]}
+    fig = topic_count_grid(uneven, topics, members)
+    assert fig.data[0].showscale is not False and fig.data[0].zmax == 26 and "every cell" not in fig.layout.title.text

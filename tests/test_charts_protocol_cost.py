@@ -20,6 +20,8 @@ def test_sequence_figure_has_one_trace_and_an_arrow_per_request() -> None:
     assert len(fig.data) == 1 and len(fig.data[0].text) == len(steps) > 100
     assert len(fig.layout.annotations) == len(steps) and len(fig.layout.shapes) == 12 + 2
     assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
+    assert fig.layout.xaxis.side == "top" and fig.layout.height > 4_000  # issue 25: lane names readable at the top
+    assert list(fig.layout.xaxis.ticktext[:2]) == ["every member", "C0"]
 
 
 def test_restart_timeline_has_a_trace_per_event_kind_not_per_event() -> None:

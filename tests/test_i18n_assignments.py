@@ -33,7 +33,8 @@ def test_assignments_in_chinese_with_librdkafka_a_second_step_and_a_large_group(
     assert at.selectbox(key="assign.step").options == ["第 0 步：初始消费者组", "第 1 步：C1 离开"]
     assert at.radio(key="client.assign").options == ["Java 客户端", "librdkafka 客户端"]
     assert any("librdkafka" in i.value and "换成 Java 消费者" in i.value for i in at.info)  # the client note
-    assert any("文章（004）的说法" in w.value for w in at.warning)  # a seed article's callout, side by side
+    callout = "《深入客户端（Explore Client）》（笔误）的说法"  # an article's callout by title and verdict
+    assert any(callout in w.value for w in at.warning)
     scenario = build_preset("large")
     at = run_zh("large", **{"assign.view": "Sticky（粘性）", "assign.topic.sticky": sorted(scenario.first.topics)[0],
                             "assign.member.sticky": scenario.first.member_ids[3]})

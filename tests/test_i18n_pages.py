@@ -5,6 +5,7 @@ terms, identifiers, numbers and the scenario's names; and nothing the page asked
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -38,8 +39,15 @@ def run_page(path: str, language: str) -> AppTest:
     return at
 
 
+def typed(at: AppTest) -> frozenset[str]:
+    """The words of what is typed into the page's text boxes: shown back in tables, they are data."""
+    values = [str(w.value or "") for w in [*at.text_area, *at.text_input]]
+    return frozenset(word for value in values for word in re.findall(r"\w+", value))
+
+
 def english_left(at: AppTest) -> list[str]:
-    return sorted({t for t in rendered_texts(at) if i18n.untranslated(t, SCENARIO_NAMES)})
+    keep = SCENARIO_NAMES | typed(at)
+    return sorted({t for t in rendered_texts(at) if i18n.untranslated(t, keep)})
 
 
 @pytest.mark.parametrize("path", page_files())
@@ -54,3 +62,9 @@ def test_the_check_sees_english() -> None:
     at = run_page("pages/4_Sizing.py", "en")
     left = english_left(at)
     assert "Sizing" in left and any("partition" in t.lower() for t in left)
+
+
+def test_the_check_reads_table_cells() -> None:
+    """Issue 25: dataframes are drawn on a canvas; the check reads the cell values the page sends."""
+    left = english_left(run_page("pages/9_Producer.py", "en"))
+    assert any(t.startswith("request 1: ") for t in left)  # a cell of the events table, not a header

@@ -50,7 +50,7 @@ def test_partition_log_compaction_and_errors_in_chinese() -> None:
     at.selectbox(key="log.policy").set_value("compact").run()
     at.number_input(key="log.keys").set_value(20).run()
     at.number_input(key="log.tombstone_every").set_value(7).run()
-    assert "**在 616,740,000 毫秒执行压缩**：已清理。" in [m.value for m in at.markdown]
+    assert "**在 616,740,000 毫秒执行日志压实**：已清理。" in [m.value for m in at.markdown]
     assert not at.exception and english_left(at) == [] and missing() == []
     at.number_input(key="log.offset").set_value(10**9).run()
     assert any(m.value.startswith("OffsetOutOfRangeException：偏移量 1,000,000,000 超出") for m in at.markdown)

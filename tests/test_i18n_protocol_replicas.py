@@ -46,7 +46,7 @@ def test_replicas_in_chinese_with_a_dead_broker_no_racks_and_the_generate_plan()
     assert any("不感知机架" in c.value for c in at.caption)
     texts = rendered_texts(at)
     assert "下载重分配 JSON（kafka-reassign-partitions --execute 格式）" in texts
-    assert "broker 0 宕机后" in texts and "恢复 + 优先 leader 选举后" in texts  # the leader-count bars
+    assert "Broker 0 宕机后" in texts and "恢复 + 优先 leader 选举后" in texts  # the leader-count bars
     assert english_left(at) == []
     assert _missing() == []
 

@@ -29,7 +29,7 @@ def test_wheel_sources_steps_and_errors_in_chinese() -> None:
     at.button(key="wheel.next").click().run()
     step = at.session_state["wheel.step"]
     assert any(m.value.startswith(f"**第 {step} 步** — ") for m in at.markdown)
-    assert list(at.dataframe[0].value.columns) == ["时间（ms）", "事件", "任务", "详情"]
+    assert list(at.dataframe[0].value.columns) == ["时间（毫秒）", "事件", "任务", "详情"]
     rings = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert rings["layout"]["title"]["text"].startswith(f"第 {step} 步（")
     assert all("层" in text for trace in rings["data"] for text in trace.get("hovertext") or ())

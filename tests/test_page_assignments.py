@@ -72,7 +72,8 @@ def test_seed_d_step_1_shows_the_article_callout_and_moved_counts() -> None:
     case = next(c for c in load_vectors("assign.json")["cases"] if c["name"] == "seed-d-sticky")
     assert metrics_table(at).loc["sticky", "moved (this step)"] == case["expected"][1]["moved"]
     texts = [w.value for w in at.warning]
-    assert any("The article (002, 004) says" in t and "t0-0, t3-0, t1-1, t0-1" in t for t in texts)
+    named = "《深入理解 Kafka》、《深入客户端（Explore Client）》 (out of date since Kafka 2.8) says"
+    assert any(named in t and "t0-0, t3-0, t1-1, t0-1" in t for t in texts)
 
 
 def test_config_line_and_downloads() -> None:
@@ -100,3 +101,50 @@ def test_seed_d_server_assignors_equal_server_assign_at_every_step() -> None:
             assert row["moved (this step)"] == result.moved
             assert (row["min partitions"], row["max partitions"]) == (min(counts), max(counts))
             assert row["spread"] == max(counts) - min(counts)
+
+
+def test_real_member_ids_get_short_labels_with_the_full_id_on_hover() -> None:
+    """Issue 25: real member ids (client.id-UUID, 60 characters) wreck the grid's and the bars' axes: the
+    charts label consumers by client.id, the full id stays the category (hover) and an option shows it."""
+    import json
+
+    from engine.consumer.member_ids import short_labels
+    from engine.scenario import parse_scenario
+    from ui.state import encode_scenario
+
+    ids = ["consumer-orders-service-1-87751d4c-a850-4e2c-84dc-da6a797d76de",
+           "consumer-orders-service-2-61b339ff-2481-44e5-998b-88dbaa99e079",
+           "consumer-orders-service-3-7b87a9e2-5fef-4911-bf22-a27b02c7bff2"]
+    scenario = parse_scenario({"steps": [{"topics": {"orders": 6}, "members": [{"id": m, "topics": ["orders"]}
+                                                                                for m in ids]}]})
+    at = page()
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.radio(key="assign.labels").value == "short"
+
+    def axes() -> list[tuple[list[str], list[str]]]:
+        found = []
+        for chart in at.get("plotly_chart"):
+            layout = json.loads(chart.proto.spec)["layout"]
+            for axis in (layout.get("yaxis", {}), layout.get("xaxis", {})):
+                if axis.get("ticktext") and axis.get("tickvals") and axis["tickvals"][0] in ids:
+                    found.append((axis["tickvals"], axis["ticktext"]))
+        return found
+
+    shown = axes()
+    assert shown and all(vals == ids and text == [short_labels(ids)[m] for m in ids] for vals, text in shown)
+    assert shown[0][1] == ["consumer-orders-service-1", "consumer-orders-service-2", "consumer-orders-service-3"]
+    at.radio(key="assign.labels").set_value("full").run()
+    assert not axes()  # the full ids, as before
+
+
+def test_the_migration_caption_does_not_claim_kafka_maps_strategies() -> None:
+    """Issue 25: Kafka maps no client strategy to a server assignor; the caption names the closest
+    group.remote.assignor to choose, from the strategy registry."""
+    from engine.consumer.strategies import strategies
+
+    captions = [c.value for c in page().caption]
+    line = next(c for c in captions if "group.remote.assignor to choose" in c)
+    assert "Kafka maps nothing itself" in line and "Client strategy → server assignor" not in line
+    assert all(f"{s.name} → {s.server_assignor}" in line for s in strategies())

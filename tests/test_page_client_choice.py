@@ -79,3 +79,27 @@ def test_where_real_librdkafka_crashes_the_page_says_why() -> None:
     assert not at.exception, at.exception
     warnings = [w for w in _texts(at.warning) if "reads freed memory" in w]
     assert warnings and warnings[0].startswith("range: a group of librdkafka consumers does not get here.")
+
+
+def test_the_client_switch_gives_a_verdict_and_a_preset_where_the_clients_differ() -> None:
+    """Issue 25: "same here" or "differs on N partitions", counted by the engine; on mixed-static (a half-done
+    move to static membership) Java's and librdkafka's range and roundrobin differ, so it can be taught."""
+    from engine.comparison import Assignor, outcomes
+    from engine.presets import build_preset
+    from engine.side_by_side import owner_differences
+
+    scenario = build_preset("mixed-static")
+    counts = {}
+    for name in ("range", "roundrobin", "cooperative-sticky"):
+        java, rdk = (outcomes(scenario, Assignor("classic", name, c))[0].assignment for c in ("java", "librdkafka"))
+        counts[name] = len(owner_differences(java, rdk))
+    assert counts["range"] > 0 and counts["roundrobin"] > 0 and counts["cooperative-sticky"] == 0
+    at = open_page("1_Assignments.py", "mixed-static")
+    line = next(c for c in _texts(at.caption) if c.startswith("Java vs librdkafka at this step"))
+    assert "same here: cooperative-sticky" in line
+    for name in ("range", "roundrobin"):
+        assert f"{name} differs on {counts[name]} partition(s)" in line
+    assert not [c for c in _texts(at.caption) if "no comparison with the other client" in c]  # Java: no noise
+    at = open_page("1_Assignments.py", "seed-b-4p")
+    line = next(c for c in _texts(at.caption) if c.startswith("Java vs librdkafka at this step"))
+    assert "same here: range, roundrobin, cooperative-sticky" in line and "differs" not in line

@@ -79,3 +79,26 @@ def test_remap_metric_follows_target(app: AppTest) -> None:
     keys = pa.array([f"user-{i}" for i in range(3)])  # sanity: the engine agrees on a tiny sample
     assert remap_share(keys, 6, 6) == 0.0
     assert 80 < float(metric.value.rstrip("%")) < 90
+
+
+def test_the_remap_caption_states_min_over_lcm(app: AppTest) -> None:
+    """Issue 25: 12 -> 16 keeps min(12, 16) / lcm(12, 16) = 12/48 of the keys (25%); the caption says so, not
+    "about 1 - 1/M"."""
+    app.number_input(key="keys.partitions").set_value(12).run()
+    app.number_input(key="keys.remap_to").set_value(16).run()
+    caption = next(c.value for c in app.caption if "lcm" in c.value)
+    assert "12 -> 16 keeps 1/4 (25.0%) and moves 75.0%" in caption and "1 - 1/M" not in caption
+
+
+def test_null_key_panels_give_a_broker_one_colour_everywhere(app: AppTest) -> None:
+    """Issue 25: one legend for three panels, so broker b has the same colour in each (KIP-480's 'slowest broker'
+    area is broker 0's colour, not another one's)."""
+    import json
+
+    spec = json.loads(next(c.proto.spec for c in app.get("plotly_chart") if "slowest broker" in c.proto.spec))
+    colours: dict[str, set[str]] = {}
+    for trace in spec["data"]:
+        colours.setdefault(trace["legendgroup"], set()).add(trace["line"]["color"])
+    assert len(colours) >= 2 and all(len(c) == 1 for c in colours.values())
+    assert len({next(iter(c)) for c in colours.values()}) == len(colours)  # and brokers differ
+    assert sum(t.get("showlegend") is not False for t in spec["data"]) == len(colours)  # one legend entry each

@@ -96,3 +96,19 @@ def test_bad_counts_show_an_inline_error() -> None:
     at.button(key="load.run").click().run()
     assert not at.exception
     assert [e.value for e in at.error] == ["partitions: each must be an integer 1..100,000, got '-1'"]
+
+
+def test_the_recommendation_shows_three_significant_digits_and_names_ties() -> None:
+    """Issue 25: 0.183 against 0.184 is not "0.2 against 0.2", and when every strategy gives the same busiest
+    load the recommendation says they tie instead of naming one."""
+    from engine.spark.report import recommend, significant
+
+    rows = [{"strategy": s, "consumers": 3, "num_partitions": 6, "peak_messages_per_s": 0.1834}
+            for s in ("range", "roundrobin", "sticky", "cooperative-sticky")]
+    best = recommend(rows, 0.1841)
+    assert best is not None and best.meets_target
+    assert (significant(best.max_load), significant(best.target)) == ("0.183", "0.184")
+    assert set(best.ties) == {"range", "roundrobin", "sticky", "cooperative-sticky"}
+    assert "range = roundrobin = sticky = cooperative-sticky" in best.sentence()
+    rows[0]["peak_messages_per_s"] = 0.2
+    assert recommend(rows, 0.1841).ties == ("roundrobin", "sticky", "cooperative-sticky")

@@ -69,3 +69,15 @@ def test_the_page_names_the_release_and_what_is_not_checked(page: AppTest) -> No
     assert "Kafka 4.0 code line (apache/kafka 1eb7644349cb); defaults: the 4.0 code line's LogConfig" in captions
     assert ("not yet checked against Kafka: retention by time and size, and compaction (dirty ratio, delete "
             "horizon, tombstones)") in captions
+
+
+def test_the_animation_opens_on_the_last_frame(page: AppTest) -> None:
+    """Issue 25: under the heading "N segment(s)" the chart shows N segments, not the first append's one."""
+    import json
+
+    n = len(segments(page))
+    spec = json.loads(next(c.proto.spec for c in page.get("plotly_chart") if "batches appended" in c.proto.spec))
+    assert len(spec["data"][0]["x"]) == min(n, len(spec["frames"][-1]["data"][0]["x"]))
+    assert spec["data"][0]["x"] == spec["frames"][-1]["data"][0]["x"]
+    assert spec["layout"]["sliders"][0]["active"] == len(spec["frames"]) - 1
+    assert f"{n} segment(s)" in spec["layout"]["title"]["text"]

@@ -199,3 +199,13 @@ def test_one_play_for_every_strategy_at_the_chosen_speed_with_labelled_dots() ->
     assert {"t0-0", "t3-1"} <= labels
     frame = spec["frames"][1]
     assert len(frame["data"]) == len(spec["data"])  # each frame moves every panel
+
+
+def test_kip848_rows_show_no_rounds_not_none() -> None:
+    """Issue 25: KIP-848 has no JoinGroup rounds: the table says "–" (explained below it), never "None"."""
+    at = page("seed-d")
+    table = numbers(at)
+    server = [f"{a} (KIP-848)" for a in SERVER_ASSIGNORS]
+    assert all(table.loc[name, "rounds"] == "–" for name in server)
+    assert all(str(r).isdigit() for name, r in table["rounds"].items() if name not in server)
+    assert any("– where it does not apply" in c.value for c in at.caption)

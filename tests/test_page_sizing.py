@@ -28,7 +28,7 @@ def _metric(at: AppTest, label: str) -> str:
 def test_default_shows_rule_and_seed_mistake(app: AppTest) -> None:
     assert not app.error
     assert _metric(app, "Recommended partitions") == "20"
-    assert _metric(app, "Seed article Tt / max(Tp, Tc)") == "8"
+    assert _metric(app, "The article's Tt / max(Tp, Tc)") == "8"
     summary = app.code[0].value
     assert "max(8.00, 20.00) -> 20" in summary and "short by 120.0 MB/s" in summary
     table = app.dataframe[0].value

@@ -125,3 +125,11 @@ def test_cost_panel_measures_both_timers(preset_page: AppTest) -> None:
     assert set(table["timer"]) == {"timing wheel", "binary heap (DelayQueue)"}
     wheel = table[(table["timer"] == "timing wheel") & (table["tasks"] == 10_000)].iloc[0]
     assert wheel["levels"] == 4 and wheel["insert steps/task"] < 5
+
+
+def test_the_step_button_and_the_step_slider_have_their_own_labels() -> None:
+    """Issue 25: one msgid served a button ("单步" fits it) and a slider (it does not): two msgids now."""
+    at = _page()
+    button = at.button(key="wheel.next").label
+    slider = next(s.label for s in at.slider if s.key == "wheel.step") if at.slider else None
+    assert button == "Step forward" and slider not in (None, button)

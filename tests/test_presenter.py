@@ -141,3 +141,16 @@ def test_lesson_deep_links_open_their_pages_with_the_same_numbers() -> None:
     assert sizing.text_input(key="sizing.target_mb_s").value == "205"  # 205 / 10 = 20.5: rounded up to 21
     protocol = _page("7_Group_Protocol.py", **links["pages/7_Group_Protocol.py"])
     assert protocol.number_input(key="protocol.restart_s").value == 30
+
+
+def test_presenter_css_enlarges_tables_and_widget_values() -> None:
+    """Issue 25: charts and text grew, tables and selectbox values did not.  A dataframe is a canvas (its font
+    ignores CSS), so it is zoomed; st.table's cells, select values and typed inputs get the larger font."""
+    from ui.presenter import CSS
+
+    rules = {selector.strip(): body for block in CSS.split("}") if "{" in block
+             for body in [block.split("{")[1]] for selector in block.split("{")[0].split(",")}
+    assert "zoom: 1.4" in rules['[data-testid="stDataFrame"]']
+    for selector in ('[data-testid="stTable"] td', '[data-baseweb="select"] div',
+                     '[data-testid="stNumberInputContainer"] input'):
+        assert "font-size: 1.4rem" in rules[selector], selector

@@ -91,7 +91,7 @@ def test_4x_classic_group_is_classic() -> None:
     group = parse_text(fixture("cg_members_verbose_4x_classic.txt")).groups["orders-service"]
     assert group.protocol == "classic"
     assert group.members[C3].instance_id == "orders-service-host-c"
-    assert all(m.target_assignment == [] for m in group.members.values())
+    assert all(m.target_assignment is None for m in group.members.values())  # "-": no target, not an empty one
 
 
 def test_38_assignment_without_topic_names_is_listed_not_guessed() -> None:

@@ -10,10 +10,13 @@ downloads.
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from engine import WHY, Assignor, callouts_for
+from engine.articles import CONSUMER_CORRECTIONS, article_name, rows
 from engine.charts.assignment import GRID_PARTITION_LIMIT, is_aggregated, sorted_topics
+from engine.consumer.member_ids import MAX_LABEL
 from ui.cached import bars_figure, grid_figure, member_table, metrics_of, scenario_of, topic_figure
 from ui.i18n import _, tr
 from ui.state import ScenarioRef, current_preset
@@ -54,12 +57,13 @@ def _callouts(step: int, assignor: Assignor, named: bool = False) -> None:
     """Where the seed article disagrees with Kafka, drawn right above the grid it explains (issue 11 item 7)."""
     for c in callouts_for(current_preset(), assignor.name):
         if c.step == step:
-            values = dict(article=c.article, says=tr(c.says), kafka=c.kafka, why=tr(c.why))
+            values = dict(article=article_name(c.article), verdict=tr(c.verdict), says=tr(c.says), kafka=c.kafka,
+                          why=tr(c.why))
             if named:
-                text = _("**{assignor}**: The article ({article}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(
+                text = _("**{assignor}**: {article} ({verdict}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(
                     assignor=tr(assignor.title), **values)
             else:
-                text = _("The article ({article}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(**values)
+                text = _("{article} ({verdict}) says: {says}\n\nKafka does: {kafka}\n\n{why}").format(**values)
             st.warning(text, icon=":material/menu_book:")
 
 
@@ -70,8 +74,10 @@ def side_by_side(ref: ScenarioRef, step: int, results: dict[Assignor, list | str
     for col, a in zip(st.columns(len(classic)), classic, strict=True):
         with col:
             if not _problem(a, results[a], step):
-                st.plotly_chart(grid_figure(ref, a, step, a.title), key=f"assign.grid.{_key(a)}", width="stretch")
-                st.plotly_chart(bars_figure(ref, a, step), key=f"assign.bars.{_key(a)}", width="stretch")
+                short = short_names()
+                st.plotly_chart(grid_figure(ref, a, step, a.title, short), key=f"assign.grid.{_key(a)}",
+                                width="stretch")
+                st.plotly_chart(bars_figure(ref, a, step, short), key=f"assign.bars.{_key(a)}", width="stretch")
                 _notes(ref, step, a)  # its metrics need an assignment (librdkafka may crash instead)
 
 
@@ -104,17 +110,38 @@ def strategy_view(ref: ScenarioRef, step: int, assignor: Assignor, outcome: list
                                                        consumers=f"{len(state.member_ids):,}",
                                                        limit=GRID_PARTITION_LIMIT))
     _callouts(step, assignor)
-    st.plotly_chart(grid_figure(ref, assignor, step, assignor.title), key=f"assign.grid.{_key(assignor)}",
+    short = short_names()
+    st.plotly_chart(grid_figure(ref, assignor, step, assignor.title, short), key=f"assign.grid.{_key(assignor)}",
                     width="stretch")
-    st.plotly_chart(bars_figure(ref, assignor, step), key=f"assign.bars.{_key(assignor)}", width="stretch")
+    st.plotly_chart(bars_figure(ref, assignor, step, short), key=f"assign.bars.{_key(assignor)}", width="stretch")
     if is_aggregated(state.topics, state.member_ids):
         drill_down(ref, step, assignor)
     _notes(ref, step, assignor)
 
 
+LABELS_KEY = "assign.labels"
+
+
+def short_names() -> bool:
+    """The label option's choice: short labels (client.id) on the charts' consumer axes."""
+    return st.session_state.get(LABELS_KEY, "short") == "short"
+
+
+def label_choice(member_ids: list[str]) -> None:
+    """Offered when a member id is too long for a chart axis (real ids are ``client.id-UUID``, 60 characters):
+    short labels on the axes, the full id on hover and in the tables."""
+    if max((len(m) for m in member_ids), default=0) <= MAX_LABEL:
+        return
+    names = {"short": _("client.id (short)"), "full": _("full member id")}
+    st.radio(_("Consumer labels on the charts"), list(names), format_func=names.__getitem__, horizontal=True,
+             key=LABELS_KEY, help=_("Hover a row or a bar for the full member id; the tables and downloads keep "
+                                    "the full ids."))
+
+
 def strategy_tabs(ref: ScenarioRef, step: int, results: dict[Assignor, list | str]) -> None:
     """One tab per assignor (plus side by side for small groups); only the open tab runs."""
     state = scenario_of(ref).steps[step]
+    label_choice(state.member_ids)
     small = not is_aggregated(state.topics, state.member_ids)
     labels = ([_("Side by side (client assignors)")] if small else []) + [tr(a.title) for a in results]
     tabs = st.tabs(labels, key="assign.view", on_change="rerun")
@@ -125,3 +152,10 @@ def strategy_tabs(ref: ScenarioRef, step: int, results: dict[Assignor, list | st
         if tab.open:
             with tab:
                 strategy_view(ref, step, assignor, outcome)
+
+
+def article_corrections(key: str) -> None:
+    """Where the reference articles' consumer-group claims no longer hold (a typo, out of date since a named
+    release, or wrong), each article named by its title."""
+    with st.expander(_("Where the reference articles are out of date")):
+        st.dataframe(pd.DataFrame(rows(CONSUMER_CORRECTIONS)), hide_index=True, key=key)

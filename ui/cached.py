@@ -41,6 +41,7 @@ from engine.comparison import (
 )
 from engine.consumer.group import assign_once
 from engine.consumer.librdkafka import LibrdkafkaFailure
+from engine.consumer.member_ids import short_labels
 from engine.consumer.membership import RollingRestartConfig, comparison_of, rolling_restart
 from engine.consumer.metrics import BalanceMetrics, balance_metrics
 from engine.consumer.pause import PauseReport, ProtocolTimings
@@ -123,15 +124,17 @@ def metrics_of(ref: ScenarioRef, assignor: Assignor, step: int) -> BalanceMetric
 
 
 @resource(64)
-def grid_figure(ref: ScenarioRef, assignor: Assignor, step: int, title: str = "") -> go.Figure:
+def grid_figure(ref: ScenarioRef, assignor: Assignor, step: int, title: str = "", short: bool = False) -> go.Figure:
     state, assignment = scenario_of(ref).steps[step], outcomes_of(ref, assignor)[step].assignment
-    return frozen(assignment_grid(assignment, state.topics, state.member_ids, title))
+    labels = short_labels(state.member_ids) if short else None
+    return frozen(assignment_grid(assignment, state.topics, state.member_ids, title, labels))
 
 
 @resource(64)
-def bars_figure(ref: ScenarioRef, assignor: Assignor, step: int) -> go.Figure:
+def bars_figure(ref: ScenarioRef, assignor: Assignor, step: int, short: bool = False) -> go.Figure:
     m = metrics_of(ref, assignor, step)
-    return frozen(load_bars(m.partitions_per_member, m.load_per_member))
+    labels = short_labels(list(m.partitions_per_member)) if short else None
+    return frozen(load_bars(m.partitions_per_member, m.load_per_member, labels=labels))
 
 
 @resource(32)

@@ -23,6 +23,7 @@ from engine.consumer.librdkafka.teaching import (
 )
 from engine.producer.partitioners import PARTITIONERS
 from engine.scenario import TopicPartition
+from engine.side_by_side import owner_differences
 from ui.cached import client_crash_of, outcomes_or_error
 from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
 from ui.state import ScenarioRef
@@ -88,8 +89,11 @@ def _other(client: str, assignor: Assignor) -> Assignor:
 
 
 def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assignor, list | str]) -> None:
-    """Teaching points: where a consumer of the other client would get other partitions, and where the
-    real librdkafka client crashes."""
+    """Teaching points: a verdict per strategy (the same assignment with either client, or how many partitions
+    differ), where a consumer of the other client would get other partitions, and where the real librdkafka
+    client crashes."""
+    same: list[str] = []
+    differs: list[str] = []
     for assignor, outcome in results.items():
         if assignor.group_protocol != "classic" or assignor.name in not_offered("librdkafka"):
             continue
@@ -100,14 +104,29 @@ def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assigno
             if crash:
                 st.warning(_("{strategy}: a group of librdkafka consumers does not get here. {crash}").format(
                     strategy=assignor.name, crash=tr(crash)))
-            elif isinstance(other, str):
+            elif isinstance(other, str) and client == "librdkafka":  # with Java shown it is only noise
                 st.caption(_("{strategy}: no comparison with the other client ({reason})").format(
                     strategy=assignor.name, reason=tr(other)))
             continue
+        moved = len(owner_differences(outcome[step].assignment, other[step].assignment))
+        if moved:
+            differs.append(_("{strategy} differs on {n} partition(s)").format(strategy=assignor.name, n=moved))
+        else:
+            same.append(assignor.name)
         note = client_note(assignor.name, client, outcome[step].assignment, other[step].assignment)
         if note:
             st.info(note if current_language() == DEFAULT_LANGUAGE
                     else translated_note(assignor.name, client, outcome[step].assignment, other[step].assignment))
+    verdict(same, differs)
+
+
+def verdict(same: Sequence[str], differs: Sequence[str]) -> None:
+    """One line: which strategies give the same assignment with a Java and a librdkafka leader here, and on how
+    many partitions the others differ."""
+    parts = [_("same here: {strategies}").format(strategies=", ".join(same))] if same else []
+    parts += list(differs)
+    if parts:
+        st.caption(_("Java vs librdkafka at this step: {verdict}.").format(verdict="; ".join(parts)))
 
 
 def _listed(tps: Sequence[TopicPartition]) -> str:

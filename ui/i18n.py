@@ -37,11 +37,13 @@ MISSING: set[tuple[str, str]] = set()  # (language, msgid) asked for but not tra
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _CODE = re.compile(r"<(style|script)\b.*?</\1>|`[^`]*`|https?://\S+|%\{[^}]*\}|<[^>]+>|"
+                   r"\b[\w-]+\.(?:log|index|timeindex|txnindex|snapshot|json|csv)(?![\w.])|"  # file names
+                   r"\b\w+=(?:'[^']*'|\[(?:'[^']*'(?:,\s*)?)*\]|[\w.-]+)|\b[\w.]+(?=\((?!s\)))|"  # field=value, calls
                    r"(?<![\w-])--?[A-Za-z][\w.-]*|[\w.]+\[[^\]]*\][\w.\[\]]*", re.DOTALL)  # code, flags, field paths
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[._/:#'-][A-Za-z0-9]+)*")
 KAFKA_WORDS = frozenset(
     "Kafka Apache Java Spark PySpark Connect librdkafka Streamlit Plotly Zipf murmur murmur2 range roundrobin "
-    "sticky cooperative uniform eager consumer-protocol classic leader ISR KIP Python".split()
+    "sticky cooperative uniform eager consumer-protocol classic leader ISR KIP Python Broker".split()
 )  # names that stay as they are in every language (identifier-shaped tokens are always kept)
 
 
@@ -255,10 +257,34 @@ def translate_figure(fig: Any, language: str) -> Any:
     return go.Figure(spec, skip_invalid=True)
 
 
+MAX_TRANSLATED_CELLS = 20_000  # text cells looked up per table (beyond: as is; prose tables are far smaller)
+
+
+def translate_cell(value: Any, language: str) -> Any:
+    """One table cell in ``language``: a text that reads as prose and has an entry (or a ``{name}`` template)
+    in the catalogues is translated; data (ids, numbers, names, code) stays as it is::
+
+        >>> translate_cell("C0", "zh"), translate_cell(3, "zh")
+        ('C0', 3)
+    """
+    if not isinstance(value, str) or not untranslated(value):
+        return value
+    return _cell(value, language)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cell(value: str, language: str) -> str:
+    return lookup(value, language) or value
+
+
 def translate_columns(frame: Any, language: str) -> Any:
-    """A pandas DataFrame (or Styler) with its column headers in ``language`` (the cells are data)."""
+    """A pandas DataFrame with its column headers and its prose cells in ``language`` (see ``translate_cell``;
+    ids, numbers and names are data and stay).  A Styler keeps its cells (its styles index them)."""
     if language == DEFAULT_LANGUAGE or not hasattr(frame, "rename"):
         return frame
+    text = [c for c in frame.columns if isinstance(c, str) and frame[c].dtype == object]
+    if text and frame.shape[0] * len(text) <= MAX_TRANSLATED_CELLS:
+        frame = frame.assign(**{c: frame[c].map(lambda v: translate_cell(v, language)) for c in text})
     return frame.rename(columns=lambda c: _translated(c, language))
 
 

@@ -11,7 +11,7 @@ import hashlib
 import pyarrow as pa
 import streamlit as st
 
-from engine import EngineError, keysample
+from engine import EngineError, expected_stay_share, keysample
 from ui.cached import generated_keys, pasted_keys, uploaded_keys
 from ui.i18n import _, tr
 from ui.paste import checked_paste, paste_area
@@ -75,3 +75,13 @@ def key_source() -> tuple[pa.Array | None, str]:
     except EngineError as exc:
         st.error(tr(str(exc)))
         return None, ""
+
+
+def remap_caption(partitions: int, target: int, measured: float) -> None:
+    """What a uniform hash keeps in place going N -> M (``min(N, M) / lcm(N, M)``), beside what the sample
+    measures (Keys)."""
+    stay = expected_stay_share(partitions, target)
+    st.caption(_("For a uniform hash, going from N to M partitions keeps min(N, M) / lcm(N, M) of the keys in "
+                 "place: {old} -> {new} keeps {stay} ({stay_pct}) and moves {move_pct}; this sample measures "
+                 "{measured} moving.").format(old=partitions, new=target, stay=stay, stay_pct=f"{float(stay):.1%}",
+                                              move_pct=f"{float(1 - stay):.1%}", measured=f"{measured:.1%}"))

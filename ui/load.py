@@ -233,13 +233,13 @@ def hottest_partitions(parts: pd.DataFrame, hot: pd.DataFrame, n: int) -> pd.Dat
 
 
 def recommendation(consumers: pd.DataFrame, parts: pd.DataFrame, target: float, metric: str) -> None:
-    from engine.spark.report import recommend
+    from engine.spark.report import recommend, significant
 
     best = recommend(consumers.to_dict("records"), target, metric)
     if best is None:
         return
-    values = {"partitions": best.num_partitions, "consumers": best.consumers, "strategy": best.strategy,
-              "load": f"{best.max_load:,.1f}", "target": f"{best.target:,.1f}"}  # Recommendation.sentence's
+    values = {"partitions": best.num_partitions, "consumers": best.consumers, "strategy": " = ".join(best.ties),
+              "load": significant(best.max_load), "target": significant(best.target)}  # Recommendation.sentence's
     if best.meets_target:
         st.success(_("Recommendation: {partitions} partitions with {consumers} consumers ({strategy}) keeps the "
                      "busiest consumer at {load} peak messages/s against a target of {target}").format(**values))
@@ -249,7 +249,11 @@ def recommendation(consumers: pd.DataFrame, parts: pd.DataFrame, target: float, 
                      "(closest option) the busiest consumer at {load} peak messages/s against a target of "
                      "{target}. The hottest partition alone peaks at {floor} messages/s: more consumers cannot "
                      "split one partition; more partitions or a different key can.").format(
-            floor=f"{floor:,.2f}", **values))
+            floor=significant(floor), **values))
+    if len(best.ties) > 1:
+        st.caption(_("{n} strategies tie here ({names}): each keeps the busiest consumer at the same load, so "
+                     "choose among them on what else they do (stickiness, cooperative rebalancing).").format(
+            n=len(best.ties), names=", ".join(best.ties)))
 
 
 def busiest_table(consumers: pd.DataFrame, metric: str) -> pd.DataFrame:

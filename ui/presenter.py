@@ -1,7 +1,8 @@
 """Presenter mode: a projector view of every page (``?present=1`` or the sidebar toggle).
 
 * ``apply()`` (called by ``ui.layout.page_setup``) injects one CSS block that hides the sidebar and the
-  toolbar and enlarges the text, and a tiny script (``st.iframe``, same origin) that clicks the page's
+  toolbar and enlarges the text, tables (a dataframe is drawn on a canvas: zoomed, since its font ignores CSS)
+  and the values of selectboxes and inputs, and a tiny script (``st.iframe``, same origin) that clicks the page's
   namespaced ``*.prev`` / ``*.next`` buttons on ArrowLeft / ArrowRight (Streamlit has no key events).
 * Charts: ``chart_config()`` is the one Plotly config every chart gets (the modebar camera downloads a PNG or an
   SVG at presentation size, 1920 x 1080); ``presentation_figure`` scales every font of a figure.  Both are
@@ -36,7 +37,11 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [da
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li, [data-testid="stCaptionContainer"],
 [data-testid="stWidgetLabel"] p, .stButton button p, [data-testid="stAlertContainer"] p {font-size: 1.6rem !important;}
 h1 {font-size: 3.4rem !important;} h2 {font-size: 2.6rem !important;} h3 {font-size: 2.1rem !important;}
-[data-testid="stDataFrame"], [data-testid="stTable"] {font-size: 1.4rem !important;}
+[data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {font-size: 1.4rem !important;}
+[data-testid="stDataFrame"] {zoom: 1.4;}
+[data-baseweb="select"] div, [data-baseweb="select"] input, [data-baseweb="tag"] span, [data-baseweb="popover"] li,
+[data-testid="stNumberInputContainer"] input, [data-testid="stTextInputRootElement"] input,
+[data-testid="stTextArea"] textarea {font-size: 1.4rem !important;}
 .st-key-present-keys {display: none !important;}
 </style>"""
 

@@ -108,7 +108,7 @@ def step_controls(frames: list) -> None:
                 width="stretch")
     b[1].button(_("Back"), icon=":material/chevron_left:", key="wheel.prev",
                 on_click=lambda: go_to(st.session_state[STEP] - 1, last), width="stretch")
-    b[2].button(_("Step"), icon=":material/chevron_right:", key="wheel.next",
+    b[2].button(_("Step forward"), icon=":material/chevron_right:", key="wheel.next",
                 on_click=lambda: go_to(st.session_state[STEP] + 1, last), width="stretch",
                 help=_("One step: a group of adds at one instant, or one clock advance."))
     b[3].button(_("Next expiration"), icon=":material/fast_forward:",
@@ -118,7 +118,7 @@ def step_controls(frames: list) -> None:
     b[4].button(_("End"), icon=":material/last_page:", key="wheel.last", on_click=go_to, args=(last, last),
                 width="stretch")
     if last > 0:
-        st.slider(_("Step"), 0, last, key=STEP)
+        st.slider(_("Step of the run"), 0, last, key=STEP)  # not the button's "Step forward" (issue 25)
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -20,11 +20,12 @@ def _step(name: str, label: str) -> dict[str, Any]:
 
 
 def play_controls(
-    labels: Sequence[str], *, prefix: str = "", duration_ms: int = 500, y: float = -0.12
+    labels: Sequence[str], *, prefix: str = "", duration_ms: int = 500, y: float = -0.12, on_last: bool = False
 ) -> dict[str, Any]:
     """``updatemenus`` and ``sliders`` for ``fig.update_layout``: frames are named ``"0"``, ``"1"``, ...
-    and ``labels[i]`` names frame ``i`` on the slider; Play runs from the current frame."""
-    play = {"frame": {"duration": duration_ms, "redraw": True}, "fromcurrent": True}
+    and ``labels[i]`` names frame ``i`` on the slider; Play runs from the current frame.  ``on_last``: the
+    figure opens on its last frame (the state the page's heading describes) and Play replays from the first."""
+    play = {"frame": {"duration": duration_ms, "redraw": True}, "fromcurrent": not on_last}
     pause = {"frame": {"duration": 0}, "mode": "immediate"}
     buttons = [
         {"label": "Play", "method": "animate", "args": [None, play]},
@@ -32,6 +33,7 @@ def play_controls(
     ]
     menu = {"type": "buttons", "direction": "left", "x": 0, "y": y, "xanchor": "left", "yanchor": "top",
             "buttons": buttons}
-    slider = {"active": 0, "steps": [_step(str(i), label) for i, label in enumerate(labels)],
+    active = len(labels) - 1 if on_last and labels else 0
+    slider = {"active": active, "steps": [_step(str(i), label) for i, label in enumerate(labels)],
               "x": 0.15, "len": 0.85, "y": y, "currentvalue": {"prefix": prefix}}
     return {"updatemenus": [menu], "sliders": [slider]}

@@ -88,11 +88,21 @@ def _layout(fig: go.Figure, title: str, height: int, **axes: Any) -> go.Figure:
     return fig
 
 
+def _ticks(members: Sequence[str], labels: Mapping[str, str] | None) -> dict[str, Any]:
+    """Axis ticks that show ``labels`` (short names) for categories that stay the full ids (so hover shows
+    them): ``{}`` without labels."""
+    if not labels:
+        return {}
+    return dict(tickmode="array", tickvals=plain_all(members),
+                ticktext=plain_all(labels.get(m, m) for m in members))
+
+
 def assignment_grid(assignment: Assignment, topics: Mapping[str, int], members: Sequence[str],
-                    title: str = "") -> go.Figure:
-    """Consumers (rows) x partitions (columns); a cell has its topic's colour where the consumer owns it."""
+                    title: str = "", labels: Mapping[str, str] | None = None) -> go.Figure:
+    """Consumers (rows) x partitions (columns); a cell has its topic's colour where the consumer owns it.
+    ``labels``: short names on the consumer axis (``engine.consumer.member_ids``), the full id on hover."""
     if is_aggregated(topics, members):
-        return topic_count_grid(assignment, topics, members, title)
+        return topic_count_grid(assignment, topics, members, title, labels)
     names = sorted_topics(topics)
     columns = [TopicPartition(t, p) for t in names for p in range(topics[t])]
     column_of = {tp: i for i, tp in enumerate(columns)}
@@ -110,7 +120,8 @@ def assignment_grid(assignment: Assignment, topics: Mapping[str, int], members: 
         hovertemplate="%{y} owns %{x}<extra></extra>",
     ))
     return _layout(fig, title, _height(len(members)),
-                   yaxis=_axis("consumer", len(members), NAMED_ROWS_LIMIT, autorange="reversed", type="category"),
+                   yaxis=_axis("consumer", len(members), NAMED_ROWS_LIMIT, autorange="reversed", type="category",
+                               **_ticks(members, labels)),
                    xaxis=_axis("partition (topic-number)", len(columns), NAMED_COLUMNS_LIMIT, type="category"))
 
 
@@ -126,17 +137,25 @@ def topic_counts(assignment: Assignment, topics: Sequence[str], members: Sequenc
 
 
 def topic_count_grid(assignment: Assignment, topics: Mapping[str, int], members: Sequence[str],
-                     title: str = "") -> go.Figure:
-    """The aggregated grid: partitions per consumer and topic, as a heatmap of numbers."""
+                     title: str = "", labels: Mapping[str, str] | None = None) -> go.Figure:
+    """The aggregated grid: partitions per consumer and topic, as a heatmap of numbers (thousands separated).
+    The colour scale runs from 0 to the largest count; when every cell holds the same count there is no scale
+    to read (a bar spanning 24.6..25.4 would suggest variation) and the title says the one count."""
     names = sorted_topics(topics)
     z = topic_counts(assignment, names, members)
     numbers = z.size <= 400  # a number in every cell only while the cells are big enough to read
+    uniform = z.size > 0 and int(z.min()) == int(z.max())
     fig = go.Figure(go.Heatmap(
-        z=z, x=plain_all(names), y=plain_all(members), zmin=0, colorscale="Blues", colorbar=dict(title="partitions"),
-        texttemplate="%{z}" if numbers else None, hovertemplate="%{y}: %{z} partitions of %{x}<extra></extra>",
+        z=z, x=plain_all(names), y=plain_all(members), zmin=0, zmax=max(int(z.max()) if z.size else 0, 1),
+        colorscale="Blues", colorbar=dict(title="partitions", tickformat=",d"), showscale=not uniform,
+        texttemplate="%{z:,d}" if numbers else None, hovertemplate="%{y}: %{z:,d} partitions of %{x}<extra></extra>",
     ))
-    return _layout(fig, title or "partitions per consumer and topic", _height(len(members)),
-                   yaxis=_axis("consumer", len(members), NAMED_ROWS_LIMIT, autorange="reversed", type="category"),
+    title = title or "partitions per consumer and topic"
+    if uniform:
+        title = f"{title} ({int(z.max()):,} in every cell)"
+    return _layout(fig, title, _height(len(members)),
+                   yaxis=_axis("consumer", len(members), NAMED_ROWS_LIMIT, autorange="reversed", type="category",
+                               **_ticks(members, labels)),
                    xaxis=_axis("topic", len(names), NAMED_COLUMNS_LIMIT, type="category"))
 
 
@@ -171,19 +190,20 @@ def topic_owner_figure(assignment: Assignment, topic: str, partitions: int, memb
 
 
 def load_bars(counts: Mapping[str, int], loads: Mapping[str, float] | None = None,
-              title: str = "") -> go.Figure:
+              title: str = "", labels: Mapping[str, str] | None = None) -> go.Figure:
     """Partitions per consumer (bars), plus weighted load per consumer when weights are set; beyond
     ``NAMED_COLUMNS_LIMIT`` consumers the histogram of ``count_histogram`` (bars too thin to read)."""
     if len(counts) > NAMED_COLUMNS_LIMIT:
         return count_histogram(counts, title)
     members = list(counts)
-    labels = plain_all(members)
-    fig = go.Figure(go.Bar(x=labels, y=[counts[m] for m in members], name="partitions",
+    names = plain_all(members)
+    fig = go.Figure(go.Bar(x=names, y=[counts[m] for m in members], name="partitions",
                            marker_color="#4C78A8"))
     if loads is not None:
-        fig.add_trace(go.Bar(x=labels, y=[round(loads.get(m, 0.0), 3) for m in members], name="weighted load",
+        fig.add_trace(go.Bar(x=names, y=[round(loads.get(m, 0.0), 3) for m in members], name="weighted load",
                              marker_color="#F58518"))
-    _layout(fig, title, 300, xaxis=_axis("consumer", len(members), NAMED_COLUMNS_LIMIT, type="category"),
+    _layout(fig, title, 300, xaxis=_axis("consumer", len(members), NAMED_COLUMNS_LIMIT, type="category",
+                                         **_ticks(members, labels)),
             yaxis=_axis("partitions" if loads is None else "partitions / weighted load", 0, 1))
     fig.update_layout(barmode="group", legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"))
     return fig

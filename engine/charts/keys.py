@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -40,8 +41,12 @@ def remap_chart(curve: Sequence[tuple[int, float]], from_partitions: int, chosen
     return fig
 
 
+BROKER_COLOURS: tuple[str, ...] = tuple(plotly.colors.qualitative.Plotly)  # broker b -> colour b
+
+
 def producer_timeline(runs: Mapping[str, ProducerRun], broker_latency_ms: Sequence[float]) -> go.Figure:
-    """Records per broker over time, one panel per null-key strategy (stacked areas)."""
+    """Records per broker over time, one panel per null-key strategy (stacked areas); a broker has one colour
+    in every panel, so the one legend names it everywhere."""
     fig = make_subplots(rows=len(runs), cols=1, shared_xaxes=True, vertical_spacing=0.08,
                         subplot_titles=[f"{STRATEGIES.get(name, name)}: slowest broker gets "
                                         f"{100 * run.broker_share()[int(np.argmax(broker_latency_ms))]:.0f}%"
@@ -51,7 +56,9 @@ def producer_timeline(runs: Mapping[str, ProducerRun], broker_latency_ms: Sequen
         brokers = int(run.leaders.max()) + 1
         for b in range(brokers):
             series = run.records[:, run.leaders == b].sum(axis=1)
-            fig.add_scatter(x=times, y=series.tolist(), stackgroup=f"s{row}",
+            colour = BROKER_COLOURS[b % len(BROKER_COLOURS)]
+            fill = "rgba({}, {}, {}, 0.5)".format(*plotly.colors.hex_to_rgb(colour))
+            fig.add_scatter(x=times, y=series.tolist(), stackgroup=f"s{row}", line_color=colour, fillcolor=fill,
                             name=f"broker {b} ({broker_latency_ms[b]:g} ms)", legendgroup=f"b{b}",
                             showlegend=row == 1, row=row, col=1)
     fig.update_xaxes(title_text="time (ms)", row=len(runs), col=1)

@@ -43,12 +43,12 @@ def _frame_title(frame: dict[str, Any]) -> str:
 
 def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.Figure:
     """Bars = segments (label = base offset, orange = active); the dashed line is ``segment.bytes``.
-    Play + slider over the appends."""
+    Play + slider over the appends; it opens on the last frame, the log the page describes."""
     if not frames:
         return go.Figure()
     peak = max(max((s["bytes"] for s in f["segments"]), default=0) for f in frames)
     fig = go.Figure(
-        data=[go.Bar(textposition="outside", hoverinfo="text", **_frame_bars(frames[0]))],
+        data=[go.Bar(textposition="outside", hoverinfo="text", **_frame_bars(frames[-1]))],
         frames=[
             go.Frame(
                 data=[go.Bar(**_frame_bars(f))], name=str(i), layout={"title": {"text": _frame_title(f)}}
@@ -64,7 +64,7 @@ def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.F
         annotation_position="top left",
     )
     fig.update_layout(
-        title={"text": _frame_title(frames[0]), "font": {"size": 13}},
+        title={"text": _frame_title(frames[-1]), "font": {"size": 13}},
         height=420,
         showlegend=False,
         xaxis={
@@ -74,7 +74,8 @@ def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.F
         },
         yaxis={"range": [0, max(peak, segment_bytes) * 1.15], "title": "bytes"},
         margin={"l": 60, "r": 10, "t": 60, "b": 40},
-        **play_controls([f"{f['appended']:,}" for f in frames], prefix="batches appended: ", duration_ms=250),
+        **play_controls([f"{f['appended']:,}" for f in frames], prefix="batches appended: ", duration_ms=250,
+                        on_last=True),
     )
     return fig
 

@@ -29,7 +29,8 @@ def _short(text: str) -> str:
 
 def sequence_figure(steps: Sequence[ProtocolStep], members: Sequence[str]) -> go.Figure:
     """One text trace, shapes and arrows set in one layout (adding them one by one re-validates the figure
-    each time: 3.4 s for the large preset's 50 members)."""
+    each time: 3.4 s for the large preset's 50 members).  The lane names sit on a top axis: with many members
+    the diagram is thousands of pixels tall, and the names are needed where reading starts."""
     lanes = ["every member", *members, "coordinator"]
     x_of = {name: i for i, name in enumerate(lanes)}
     end = x_of["coordinator"]
@@ -46,10 +47,10 @@ def sequence_figure(steps: Sequence[ProtocolStep], members: Sequence[str]) -> go
         hovertext=[plain(_short(f"{step.request} -> {step.response}")) for step in steps], hoverinfo="text"))
     fig.update_xaxes(tickvals=list(range(len(lanes))), ticktext=[plain(x) for x in lanes],
                      range=[-0.5, len(lanes) - 0.5], title="sender (arrows point at the coordinator)",
-                     tickfont=dict(size=12))
+                     tickfont=dict(size=12), side="top")  # lane names where reading starts: the figure is tall
     fig.update_yaxes(autorange="reversed", showticklabels=False, range=[0, len(steps) + 1], title="request order")
     fig.update_layout(title="Requests in order (arrows point at the group coordinator)", height=120 + 40 * len(steps),
-                      margin=dict(t=50, b=30), plot_bgcolor="white", shapes=shapes, annotations=arrows)
+                      margin=dict(t=130, b=30), plot_bgcolor="white", shapes=shapes, annotations=arrows)
     return fig
 
 

@@ -107,6 +107,7 @@ class Callout:
     says: str
     kafka: str
     why: str
+    verdict: str = "wrong"  # typo / out of date since Kafka x.y / wrong (engine.articles.Verdict, in words)
 
 
 CALLOUTS: tuple[Callout, ...] = (
@@ -115,10 +116,11 @@ CALLOUTS: tuple[Callout, ...] = (
         "C0: partitions 0, 1, 2, 3; C1: 4, 5, 6; C2: 7, 8, 9 (consumer threads of a topic; the walk-through "
         "computes position 0 as 3 * 0 + min(1, 0) and position 2 as 3 * 2 + min(2, 1))",
         "C0: t0-0, t0-1, t0-2, t0-3; C1: t0-4, t0-5, t0-6; C2: t0-7, t0-8, t0-9",
-        "The split agrees, but the article describes the pre-0.9 Scala consumer's threads and swaps min()'s "
-        "arguments in its walk-through: start = 3 x position + min(position, 10 % 3). Today's RangeAssignor "
+        "The split agrees, but the article describes the pre-0.9 Scala consumer's threads: start = 3 x position "
+        "+ min(position, 10 % 3). Today's RangeAssignor "
         "does this per topic over the members sorted by group.instance.id, else member id, as strings (C10 "
         "sorts before C2); the first 10 % 3 = 1 member gets the extra partition.",
+        "out of date since Kafka 0.9",
     ),
     Callout(
         "seed-b-4p", "range", 0, "004",
@@ -137,6 +139,7 @@ CALLOUTS: tuple[Callout, ...] = (
         "C1: t0p1, t1p0, p1p2",
         "C1: t0-1, t1-0, t1-2",
         "A typo in the article: the last partition is t1-2.",
+        "typo",
     ),
     Callout(
         "seed-d", "sticky", 1, "002, 004",
@@ -144,24 +147,28 @@ CALLOUTS: tuple[Callout, ...] = (
         "C0: t0-0, t3-0, t1-1, t0-1; C2: t1-0, t2-1, t2-0, t3-1",
         "The articles show the pre-2.8 algorithm (and 004 has typos). Since KAFKA-9987/KAFKA-12464 the freed "
         "partitions go round-robin to the under-quota members sorted by id.",
+        "out of date since Kafka 2.8",
     ),
     Callout(
         "seed-d", "cooperative-sticky", 1, "002, 004",
         "C0: t0p0, t1p1, t3p0, t2p0; C2: t1p0, t2p1, t0p1, t3p1 (for StickyAssignor)",
         "C0: t0-0, t3-0, t1-1, t0-1; C2: t1-0, t2-1, t2-0, t3-1",
         "Cooperative sticky shares the modern sticky algorithm, so it lands where StickyAssignor does.",
+        "out of date since Kafka 2.8",
     ),
     Callout(
         "seed-d", "roundrobin", 1, "004",
         "C2 listed with t1p0 twice",
         "C0: t0-0, t1-0, t2-0, t3-0; C2: t0-1, t1-1, t2-1, t3-1",
         "Round-robin deals the 8 partitions alternately to C0 and C2.",
+        "typo",
     ),
     Callout(
         "seed-c", "roundrobin", 1, "004",
         "C0 still listed with t0p0 after C0 left",
         "C1: t0-0, t1-1; C2: t1-0, t2-0, t2-1, t2-2",
         "C0 is gone; round-robin re-deals everything over C1 and C2.",
+        "typo",
     ),
 )
 

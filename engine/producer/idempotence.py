@@ -439,7 +439,7 @@ def _preset(
 
 NOT_LEADER_2: Final = [(2, "not_leader")]
 PRESETS: Final[dict[str, dict[str, Any]]] = {
-    "Seed article 002: B fails, later ones succeed (no idempotence, 5 in flight)": _preset(
+    "《深入理解 Kafka》: B fails, later ones succeed (no idempotence, 5 in flight)": _preset(
         {"enable.idempotence": False}, NOT_LEADER_2
     ),
     "The same with max.in.flight.requests.per.connection = 1": _preset(
@@ -475,28 +475,6 @@ def parse_fault_lines(text: str) -> list[dict[str, Any]]:
             raise ScenarioError(f"faults line {n + 1}: expected 'request number, kind', got {line.strip()!r}")
         faults.append({"request": int(number), "kind": kind.strip()})
     return faults
-
-
-ARTICLE_CORRECTIONS: Final = [
-    ("004", "enable.idempotence defaults to false", "true since Kafka 3.0 (KIP-679), with acks=all"),
-    ("002", "acks defaults to 1; retries to 0", "acks=all (since 3.0) and retries=2147483647 (since 2.1)"),
-    (
-        "002",
-        "in-flight must be 1 to keep order when retrying",
-        "only without idempotence; with it up to 5 keep order (the broker remembers 5 batches)",
-    ),
-    (
-        "004",
-        "the broker keeps one sequence per producer and partition; a lower one is silently dropped",
-        "it keeps the last 5 batches: a retry of one of them is answered with the original offset; "
-        "an older one is OUT_OF_ORDER_SEQUENCE_NUMBER",
-    ),
-    (
-        "002",
-        "linger.ms defaults to 0",
-        "5 since Kafka 4.0 (KIP-1030); the 4.0 code line the vectors follow (1eb7644) still had 0",
-    ),
-]
 
 
 def broker_state(run: ProduceRun) -> list[dict[str, Any]]:

@@ -1,8 +1,14 @@
-"""What changing the partition count, or the client, does to where keys land."""
+"""What changing the partition count, or the client, does to where keys land.
+
+For a uniform hash the share of keys that stays put is ``min(N, M) / lcm(N, M)`` (``expected_stay_share``):
+12 -> 16 keeps 12/48 = 25% and moves 75%; doubling keeps half.  ``remap_share`` measures it on a key sample.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,6 +22,20 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 # --------------------------------------------------------------------------- remapping
+
+
+def expected_stay_share(from_partitions: int, to_partitions: int) -> Fraction:
+    """Share of keys whose partition stays when the count goes N -> M, for a hash uniform over a range that
+    is a multiple of ``lcm(N, M)``: ``h % N == h % M`` exactly when ``h % lcm(N, M) < min(N, M)``.
+
+        >>> expected_stay_share(12, 16), expected_stay_share(12, 24), expected_stay_share(16, 12)
+        (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
+        >>> float(1 - expected_stay_share(3, 4))  # any change that is not a multiple moves most keys
+        0.75
+    """
+    n = check_partition_count(from_partitions, "from_partitions")
+    m = check_partition_count(to_partitions, "to_partitions")
+    return Fraction(min(n, m), math.lcm(n, m))
 
 
 def remap_share(keys: Any, from_partitions: int, to_partitions: int) -> float:

@@ -110,6 +110,21 @@ def summary_document(
     }
 
 
+def significant(value: float, digits: int = 3) -> str:
+    """``value`` with at least ``digits`` significant digits and thousands separators (never 0.183 shown as
+    0.2 beside a target of 0.184)::
+
+        >>> significant(0.18349), significant(18.349), significant(1234.5), significant(0)
+        ('0.183', '18.3', '1,234', '0')
+    """
+    import math
+
+    if value == 0 or not math.isfinite(value):
+        return f"{value:,.0f}" if math.isfinite(value) else str(value)
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f}"
+
+
 @dataclass(frozen=True)
 class Recommendation:
     strategy: str
@@ -118,13 +133,15 @@ class Recommendation:
     max_load: float  # the busiest consumer's load in the chosen metric
     target: float
     meets_target: bool
+    ties: tuple[str, ...] = ()  # every strategy with the same counts and the same busiest load (strategy first)
 
     def sentence(self, metric: str = "messages/s") -> str:
         verdict = "keeps" if self.meets_target else "cannot keep (closest option)"
+        names = " = ".join(self.ties) if len(self.ties) > 1 else self.strategy
         return (
-            f"{self.num_partitions} partitions with {self.consumers} consumers ({self.strategy}) "
-            f"{verdict} the busiest consumer at {self.max_load:,.1f} {metric} "
-            f"against a target of {self.target:,.1f}"
+            f"{self.num_partitions} partitions with {self.consumers} consumers ({names}) "
+            f"{verdict} the busiest consumer at {significant(self.max_load)} {metric} "
+            f"against a target of {significant(self.target)}"
         )
 
 
@@ -164,7 +181,13 @@ def recommend(
 ) -> Recommendation | None:
     """Fewest consumers, then fewest partitions, then strategy order, with max load <= ``target``.
 
-    When nothing meets the target, the option with the lowest max load (``meets_target`` False).
+    When nothing meets the target, the option with the lowest max load (``meets_target`` False).  ``ties``
+    names every strategy that gives the same busiest load at the same counts (they are equally good here)::
+
+        >>> rows = [{"strategy": s, "consumers": 2, "num_partitions": 4, "peak_messages_per_s": 5}
+        ...         for s in ("range", "roundrobin")]
+        >>> recommend(rows, 6).ties
+        ('range', 'roundrobin')
     """
     if not target > 0:
         raise EngineError(f"target: must be > 0, got {target}")
@@ -173,8 +196,12 @@ def recommend(
         return None
     rank = {s: i for i, s in enumerate(STRATEGY_ORDER)}
     ordered = sorted(loads, key=lambda k: (k[1], k[2], rank.get(k[0], 99), k[0]))
+
+    def ties(key: tuple[str, int, int]) -> tuple[str, ...]:
+        return tuple(k[0] for k in ordered if k[1:] == key[1:] and loads[k] == loads[key])
+
     for key in ordered:
         if loads[key] <= target:
-            return Recommendation(key[0], key[1], key[2], loads[key], target, True)
+            return Recommendation(key[0], key[1], key[2], loads[key], target, True, ties(key))
     best = min(ordered, key=lambda k: loads[k])
-    return Recommendation(best[0], best[1], best[2], loads[best], target, False)
+    return Recommendation(best[0], best[1], best[2], loads[best], target, False, ties(best))

@@ -372,47 +372,6 @@ NOT_VERIFIED: Final = (
     "Modelled from UnifiedLog and LogCleaner but not yet checked against Kafka: retention by time and size, "
     "and compaction (dirty ratio, delete horizon, tombstones)."
 )
-ARTICLE_CORRECTIONS: Final = [
-    (
-        "002",
-        "the second segment starts at 133, so the first holds offsets 0..132",
-        "true (preset 'Seed article 002')",
-    ),
-    (
-        "002",
-        "roll when the segment size exceeds log.segment.bytes",
-        "roll *before* an append that would not fit: size > segment.bytes - batch size "
-        "(LogSegment.shouldRoll)",
-    ),
-    (
-        "002",
-        "roll when max timestamp minus the *current time* exceeds log.roll.ms",
-        "the new batch's max timestamp minus the segment's *first* batch timestamp > segment.ms",
-    ),
-    (
-        "002",
-        "roll when the index file reaches log.index.size.max.bytes",
-        "true: offset index holds 10 MiB / 8 = 1,310,720 entries; the time index 10 MiB / 12 - 1 = 873,812 "
-        "(one slot kept for the roll), so it fills first",
-    ),
-    (
-        "002",
-        "find offset 23: binary search for [22, 656], then scan from 656",
-        "true; the index key is a batch's *last* offset and the scan reads batch headers (FileRecords)",
-    ),
-    (
-        "002",
-        "retention by time / size / log start offset",
-        "true; whole segments only, oldest first, stopping at the "
-        "first kept one; when all qualify a new active segment is rolled first",
-    ),
-    (
-        "000",
-        "each partition has a .log and a .index file, two handles per partition",
-        "three files per *segment* (.timeindex since 0.10.1); only the .log holds a descriptor, "
-        "the indexes are mmapped",
-    ),
-]
 
 
 def cli_log(document: Any) -> dict[str, Any]:

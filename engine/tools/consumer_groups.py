@@ -252,9 +252,11 @@ def _members_row(data: Imported, group: GroupInfo, number: int, row: dict[str, s
                 f"#PARTITIONS is {member.partition_count} but the assignment lists {len(member.assignment)}",
             )
     if "TARGET-ASSIGNMENT" in row:
-        member.target_assignment = parse_assignment(row["TARGET-ASSIGNMENT"], number)
         epoch = row.get("CURRENT-EPOCH", "-")
         group.protocol = "consumer" if epoch != "-" else (group.protocol or "classic")
+        classic = epoch == "-" and row["TARGET-ASSIGNMENT"].strip() == "-"
+        # a classic member has no target assignment at all (the tool prints "-"), not an empty one
+        member.target_assignment = None if classic else parse_assignment(row["TARGET-ASSIGNMENT"], number)
 
 
 def _state_row(data: Imported, number: int, line: str) -> None:

@@ -128,7 +128,7 @@ def _topic_names(data: Imported, group: GroupInfo | None, unused: list[Unused]) 
         unused.append(
             Unused(
                 group.line,
-                f"offsets of group {group.group_id!r} on {', '.join(stale)}",
+                f"offsets of group {group.group_id!r} on {', '.join(map(repr, stale))}",
                 "committed offsets on topics no member owns now",
             )
         )

@@ -79,7 +79,7 @@ def test_seed_a_callout_is_above_its_grid(server: str, page) -> None:
     page.goto(f"{server}/Assignments?preset=seed-a", timeout=PAGE_TIMEOUT_MS)
     wait_rendered(page)
     assert_no_exception(page, "1_Assignments.py")
-    callout = page.locator('[data-testid="stAlert"]').filter(has_text="The article (000) says").first
+    callout = page.locator('[data-testid="stAlert"]').filter(has_text="(out of date since Kafka 0.9) says").first
     chart = page.locator('[data-testid="stPlotlyChart"]').first
     assert callout.bounding_box()["y"] < chart.bounding_box()["y"]
     full_page_screenshot(page, ARTIFACTS / "issue11-assignments-seed-a-callout.png")

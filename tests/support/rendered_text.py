@@ -1,6 +1,8 @@
 """Every text a page shows, read from an AppTest run's element protos: bodies, labels, help texts, options,
 tab and expander labels, table headers (from the Arrow schema) and Plotly titles, axis titles, legends,
-annotations and button labels (from the figure's JSON).  Code blocks are code and table cells are data."""
+annotations and button labels (from the figure's JSON), and the text cells of every table (from the Arrow data:
+dataframes are drawn on a canvas, so only the values a page sends show what a reader sees).  Code blocks are
+code."""
 
 from __future__ import annotations
 
@@ -61,6 +63,32 @@ def table_headers(data: bytes) -> list[str]:
         return [str(n) for n in reader.schema.names if not str(n).startswith("__index_level")]
 
 
+def table_cells(data: bytes) -> list[str]:
+    """The text values of a table's cells (its index included: a row label is read as much as a cell)."""
+    import pyarrow as pa
+
+    with pa.ipc.open_stream(io.BytesIO(data)) as reader:
+        table = reader.read_all()
+    found: list[str] = []
+    for column in table.columns:
+        if pa.types.is_dictionary(column.type):
+            column = column.cast(column.type.value_type)
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            found.extend(str(v) for v in column.to_pylist() if v is not None and not _json(str(v)))
+    return found
+
+
+def _json(text: str) -> bool:
+    """A cell holding a JSON list or object is data (a request's batches), not prose."""
+    if not text.startswith(("[", "{")):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def rendered_texts(at: Any) -> list[str]:
     """Every visible text of the last run of ``at`` (an AppTest)."""
     found: list[str] = []
@@ -74,4 +102,5 @@ def rendered_texts(at: Any) -> list[str]:
         arrow = getattr(proto, "arrow_data", None) or proto  # st.dataframe's proto wraps the Arrow table
         if type(proto).__name__ in ("Arrow", "ArrowTable", "Dataframe") and getattr(arrow, "data", None):
             found.extend(table_headers(arrow.data))
+            found.extend(table_cells(arrow.data))
     return [t for t in found if t.strip()]

@@ -8,13 +8,14 @@ from __future__ import annotations
 WHEEL_TEXTS: dict[str, str] = {
     "intro": (
         'A broker parks every request that has to wait — a produce with `acks=all` until the ISR has '
-        "the data, a fetch until `fetch.min.bytes` arrive, a member's session until its next heartbeat "
-        '— in a `DelayedOperationPurgatory`. Its timer is a **hierarchical timing wheel** '
+        "the data, a fetch until `fetch.min.bytes` arrive — in a `DelayedOperationPurgatory` (a member's "
+        "session too until Kafka 4.0; since then the group coordinator sets its timeouts on a SystemTimer of "
+        "its own, without a purgatory). Its timer is a **hierarchical timing wheel** "
         '(`SystemTimer`, tick 1 ms, 20 buckets): a task goes into the bucket of its expiration in '
         'O(1); tasks too far out go to an overflow wheel whose tick is the whole interval of the wheel '
         'below, created on demand. Only *buckets* enter the `DelayQueue`, so the clock jumps from one '
         'bucket expiration to the next, and when an overflow bucket expires its tasks drop into a '
-        'finer wheel. Seed article 002 ends here; this page lets you watch it.'
+        'finer wheel. 《深入理解 Kafka》 ends here; this page lets you watch it.'
     ),
     "rings": (
         "Level 0 is the inner ring. Colour = tasks in the bucket; black hand = the level's current "
