@@ -128,7 +128,7 @@ RECOMPUTE: dict[str, Callable[[], Any]] = {
     "producer.order": lambda: ", ".join(map(str, _produced({"enable.idempotence": False}, NOT_LEADER_2, 4))),
     "producer.duplicates": lambda: len(_produced({"enable.idempotence": False, "request.timeout.ms": 1000},
                                                  LOST_RESPONSE, 3)),
-    "producer.acks0": lambda: str(resolve({"acks": 0}).idempotence).lower(),
+    "producer.acks0": lambda: str(resolve({"acks": "0"}).idempotence).lower(),
     "producer.expire": lambda: len(_produced({"request.timeout.ms": 1000, "delivery.timeout.ms": 1500},
                                              NEVER_WRITTEN, 3)),
     "log.segment": lambda: partition_log.simulate(partition_log.SEED_133)[1]["segments"][1]["base_offset"],

@@ -88,8 +88,8 @@ def _producer() -> Lesson:
                     "idempotent": len(kept["partitions"][0]["order"])},
                    "org.apache.kafka.storage.internals.log.ProducerAppendInfo#checkSequence, "
                    "ProducerStateEntry#findDuplicateBatch", link=PRODUCER_PAGE),
-        LessonStep("producer.acks0", "choice", idempotence_after({"acks": 0}),
-                   {"explicit": idempotence_after({"acks": 0, "enable.idempotence": True})},
+        LessonStep("producer.acks0", "choice", idempotence_after({"acks": "0"}),
+                   {"explicit": idempotence_after({"acks": "0", "enable.idempotence": True})},
                    "org.apache.kafka.clients.producer.ProducerConfig#postProcessAndValidateIdempotenceConfigs",
                    choices=("true", "false", "ConfigException"), link=PRODUCER_PAGE),
         LessonStep("producer.expire", "number", len(set(expired["partitions"][0]["order"])),
