@@ -1,0 +1,85 @@
+"""Estimates of the assignments a scenario can start: a client's classic replay, the KIP-848 server
+assignors, everything the Assignments and Rebalance pages compare, rolling restarts, the protocol timeline.
+
+>>> from engine.scenario import parse_scenario
+>>> s = parse_scenario({"topics": {"t0": 1000}, "members": [{"id": f"c{i}", "topics": ["t0"]} for i in range(10)]})
+>>> e = estimate_assignment(s, "range")
+>>> e.seconds < 1.0, e.drivers
+(True, '1,000 partitions x 10 members (range), 1 step')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine.cost.constants import MODELS
+from engine.cost.model import Estimate, evaluate
+from engine.cost.shape import describe, scenario_features
+from engine.errors import ScenarioError
+from engine.scenario import Scenario
+
+JAVA_STRATEGIES = ("range", "roundrobin", "sticky", "cooperative-sticky")
+LIBRDKAFKA_STRATEGIES = ("range", "roundrobin", "cooperative-sticky")
+SERVER_ASSIGNORS = ("uniform", "range")
+COOPERATIVE_ROUNDS = 2  # a step that revokes partitions runs a second JoinGroup round
+RESTART_STEPS_PER_MEMBER = 2  # a dynamic member's leave and join (a static one's expire and join at most)
+
+
+def _strategies(client: str) -> tuple[str, ...]:
+    if client == "java":
+        return JAVA_STRATEGIES
+    if client == "librdkafka":
+        return LIBRDKAFKA_STRATEGIES
+    raise ScenarioError(f"client: must be one of java, librdkafka, got {client!r}")
+
+
+def estimate_assignment(scenario: Scenario, strategy: str, client: str = "java") -> Estimate:
+    """The classic-protocol replay of every step with ``client``'s ``strategy`` (an unknown strategy is
+    costed as the dearest one of that client)."""
+    names = _strategies(client)
+    name = strategy if strategy in names else "cooperative-sticky"
+    rounds = COOPERATIVE_ROUNDS if name == "cooperative-sticky" else 1
+    label = strategy if client == "java" else f"librdkafka {strategy}"
+    return evaluate(MODELS[f"assign.{client}.{name}"], scenario_features(scenario, rounds), describe(scenario, label))
+
+
+def estimate_server_assignment(scenario: Scenario, assignor: str) -> Estimate:
+    """KIP-848's ``uniform`` or ``range`` server assignor over every step."""
+    name = assignor if assignor in SERVER_ASSIGNORS else "uniform"
+    return evaluate(MODELS[f"server.{name}"], scenario_features(scenario), describe(scenario, f"{assignor} (KIP-848)"))
+
+
+def estimate_comparison(scenario: Scenario, client: str = "java") -> Estimate:
+    """Every assignor the Assignments and Rebalance pages show for ``client``: its classic strategies and
+    the two KIP-848 assignors, each over every step."""
+    total = Estimate(0.0, 0, "")
+    for strategy in _strategies(client):
+        total += estimate_assignment(scenario, strategy, client)
+    for assignor in SERVER_ASSIGNORS:
+        total += estimate_server_assignment(scenario, assignor)
+    return replace(total, drivers=describe(scenario, f"{len(_strategies(client)) + 2} assignors"))
+
+
+def estimate_rolling_restart(scenario: Scenario, strategies: Sequence[str]) -> Estimate:
+    """A rolling restart of the first step's members, dynamic and static, for each strategy: a replay of
+    ``1 + 2 x members`` steps each."""
+    state = scenario.first
+    steps = 1 + RESTART_STEPS_PER_MEMBER * len(state.members)
+    restart = Scenario(steps=(state,) * steps)
+    total = Estimate(0.0, 0, "")
+    for strategy in strategies:
+        one = estimate_assignment(restart, strategy)
+        total += one + one  # dynamic and static membership
+    return replace(total, drivers=f"{len(state.members):,} members restarted one by one over "
+                                  f"{state.total_partitions:,} partitions ({len(strategies)} strategies x 2)")
+
+
+def estimate_protocol_timeline(scenario: Scenario) -> Estimate:
+    """The Group Protocol page: the first step's assignment by the elected strategy (costed as the
+    dearest) and the JoinGroup/SyncGroup walkthrough of its members."""
+    first = Scenario(steps=(scenario.first,))
+    assign = max((estimate_assignment(first, s) for s in JAVA_STRATEGIES), key=lambda e: e.seconds)
+    walk = evaluate(MODELS["protocol_timeline"], {"members": float(len(scenario.first.members))},
+                    f"{len(scenario.first.members):,} members' JoinGroup and SyncGroup")
+    return assign + walk
