@@ -39,6 +39,7 @@ from engine.cost.computations import (
     estimate_import,
     estimate_partition_log,
     estimate_produce,
+    estimate_protocol_walkthrough,
     estimate_replicas,
     estimate_share_assignment,
     estimate_share_delivery,
@@ -53,7 +54,7 @@ INLINE_SECONDS: Final = 1.0
 __all__ = [
     "CLI_CEILING", "DASHBOARD_CEILING", "GIB", "INLINE_SECONDS", "MIB", "Ceiling", "Estimate", "check",
     "estimate_assignment", "estimate_comparison", "estimate_coordinator", "estimate_hash", "estimate_import",
-    "estimate_partition_log", "estimate_produce", "estimate_protocol_timeline", "estimate_replicas",
-    "estimate_rolling_restart", "estimate_server_assignment", "estimate_share_assignment",
+    "estimate_partition_log", "estimate_produce", "estimate_protocol_timeline", "estimate_protocol_walkthrough",
+    "estimate_replicas", "estimate_rolling_restart", "estimate_server_assignment", "estimate_share_assignment",
     "estimate_share_delivery", "estimate_wheel",
 ]

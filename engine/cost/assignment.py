@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from engine.cost.computations import estimate_protocol_walkthrough
 from engine.cost.constants import MODELS
 from engine.cost.model import Estimate, evaluate
 from engine.cost.shape import describe, scenario_features
 from engine.errors import ScenarioError
-from engine.scenario import Scenario
+
+if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
+    from engine.scenario import Scenario
 
 JAVA_STRATEGIES = ("range", "roundrobin", "sticky", "cooperative-sticky")
 LIBRDKAFKA_STRATEGIES = ("range", "roundrobin", "cooperative-sticky")
@@ -34,20 +38,30 @@ def _strategies(client: str) -> tuple[str, ...]:
     raise ScenarioError(f"client: must be one of java, librdkafka, got {client!r}")
 
 
-def estimate_assignment(scenario: Scenario, strategy: str, client: str = "java") -> Estimate:
-    """The classic-protocol replay of every step with ``client``'s ``strategy`` (an unknown strategy is
-    costed as the dearest one of that client)."""
+def assignment_features(scenario: Scenario, strategy: str, client: str = "java") -> tuple[str, dict[str, float]]:
+    """The model (``assign.<client>.<strategy>``; an unknown strategy is costed as the client's dearest)
+    and the scenario's features, follow-up rounds counted for cooperative-sticky."""
     names = _strategies(client)
     name = strategy if strategy in names else "cooperative-sticky"
     rounds = COOPERATIVE_ROUNDS if name == "cooperative-sticky" else 1
+    return f"assign.{client}.{name}", scenario_features(scenario, rounds)
+
+
+def server_features(scenario: Scenario) -> dict[str, float]:
+    return scenario_features(scenario)
+
+
+def estimate_assignment(scenario: Scenario, strategy: str, client: str = "java") -> Estimate:
+    """The classic-protocol replay of every step with ``client``'s ``strategy``."""
+    model, features = assignment_features(scenario, strategy, client)
     label = strategy if client == "java" else f"librdkafka {strategy}"
-    return evaluate(MODELS[f"assign.{client}.{name}"], scenario_features(scenario, rounds), describe(scenario, label))
+    return evaluate(MODELS[model], features, describe(scenario, label))
 
 
 def estimate_server_assignment(scenario: Scenario, assignor: str) -> Estimate:
     """KIP-848's ``uniform`` or ``range`` server assignor over every step."""
     name = assignor if assignor in SERVER_ASSIGNORS else "uniform"
-    return evaluate(MODELS[f"server.{name}"], scenario_features(scenario), describe(scenario, f"{assignor} (KIP-848)"))
+    return evaluate(MODELS[f"server.{name}"], server_features(scenario), describe(scenario, f"{assignor} (KIP-848)"))
 
 
 def estimate_comparison(scenario: Scenario, client: str = "java") -> Estimate:
@@ -66,7 +80,7 @@ def estimate_rolling_restart(scenario: Scenario, strategies: Sequence[str]) -> E
     ``1 + 2 x members`` steps each."""
     state = scenario.first
     steps = 1 + RESTART_STEPS_PER_MEMBER * len(state.members)
-    restart = Scenario(steps=(state,) * steps)
+    restart = replace(scenario, steps=(state,) * steps, current_assignment={})
     total = Estimate(0.0, 0, "")
     for strategy in strategies:
         one = estimate_assignment(restart, strategy)
@@ -78,8 +92,6 @@ def estimate_rolling_restart(scenario: Scenario, strategies: Sequence[str]) -> E
 def estimate_protocol_timeline(scenario: Scenario) -> Estimate:
     """The Group Protocol page: the first step's assignment by the elected strategy (costed as the
     dearest) and the JoinGroup/SyncGroup walkthrough of its members."""
-    first = Scenario(steps=(scenario.first,))
+    first = replace(scenario, steps=(scenario.first,))
     assign = max((estimate_assignment(first, s) for s in JAVA_STRATEGIES), key=lambda e: e.seconds)
-    walk = evaluate(MODELS["protocol_timeline"], {"members": float(len(scenario.first.members))},
-                    f"{len(scenario.first.members):,} members' JoinGroup and SyncGroup")
-    return assign + walk
+    return assign + estimate_protocol_walkthrough(len(scenario.first.members))

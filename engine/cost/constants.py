@@ -7,6 +7,8 @@ from __future__ import annotations
 
 RUN = "first rough constants, not yet measured"
 
+UNMEASURED: frozenset[str] = frozenset({"share_assign", "share_delivery"})
+
 MODELS: dict[str, dict[str, dict[str, float]]] = {
     "assign.java.range": {"seconds": {"1": 0.001, "partitions": 1.5e-6, "subscriptions": 1e-6},
                           "bytes": {"1": 0, "partitions": 200.0}},
@@ -28,7 +30,6 @@ MODELS: dict[str, dict[str, dict[str, float]]] = {
                        "bytes": {"1": 0, "partitions": 400.0}},
     "server.range": {"seconds": {"1": 0.001, "partitions": 4e-6, "subscriptions": 1e-6},
                      "bytes": {"1": 0, "partitions": 400.0}},
-    "rolling_restart": {"seconds": {"1": 0.001, "restart": 2.5e-7}, "bytes": {"1": 0, "restart_peak": 50.0}},
     "protocol_timeline": {"seconds": {"1": 0.002, "members": 2e-5}, "bytes": {"1": 0, "members": 2000.0}},
     "replicas": {"seconds": {"1": 0.001, "replicas": 1e-6, "replica_scan": 5e-7}, "bytes": {"1": 0, "replicas": 150.0}},
     "wheel": {"seconds": {"1": 0.001, "tasks": 5e-6, "task_levels": 5e-6}, "bytes": {"1": 0, "tasks": 500.0}},

@@ -20,8 +20,10 @@ first (or the first of an imported group) counts ``rounds`` times.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from engine.scenario import GroupState, Scenario
+if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
+    from engine.scenario import GroupState, Scenario
 
 FEATURES = ("steps", "partitions", "members", "subscriptions", "general", "pm", "scan", "racked")
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from engine.budgets import check_produce
 from engine.errors import LimitError, ScenarioError
 from engine.inputs import is_whole_number
 from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumulator
@@ -313,7 +314,9 @@ def _request_json(r: Request) -> dict[str, Any]:
 def cli_produce(document: Any) -> dict[str, Any]:
     """``python -m engine produce``: one input object -> the result (batchable).  Kafka's ConfigExceptions are
     refused like any bad input (exit 2, or ``{"error": ...}`` in a batch)."""
-    return report(simulate(parse_spec(document)))
+    spec = parse_spec(document)
+    check_produce(len(spec.records), len(spec.faults))  # the cost model's estimate (README, "Limits")
+    return report(simulate(spec))
 
 
 def _preset(
