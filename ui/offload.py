@@ -234,7 +234,7 @@ def wait(jobs: Sequence[Job], what: str) -> None:
         while not all(job.done.is_set() for job in jobs):
             elapsed = max(job.elapsed() for job in jobs)
             queued = sum(1 for job in jobs if job.started is None)
-            text = _("{elapsed:.0f} s of about {estimate:.0f} s").format(elapsed=elapsed, estimate=estimate)
+            text = _("{elapsed} s of about {estimate} s").format(elapsed=f"{elapsed:.0f}", estimate=f"{estimate:.0f}")
             if queued and POOL.running() > len(jobs):
                 text += " " + _("(waiting for another session's computation to finish)")
             bar.progress(min(elapsed / max(estimate, 0.1), 0.99), text=text)
