@@ -19,9 +19,9 @@ timer and allocator noise, not the model.  The rolling restart and the Assignmen
 have no constants of their own (``engine.cost`` sums assignment estimates): they appear as held-out rows.
 
 ``--write`` writes the fitted constants to ``engine/cost/constants.py`` with the run's date and machine.
-``--scale`` also runs the Kafka-scale shapes of issue 22 through ``python -m engine assign`` (a subprocess,
-its wall seconds and maximum resident set from ``resource.getrusage(RUSAGE_CHILDREN)``), next to the
-estimate.
+``--scale`` (``--scale-only``: nothing else) also runs the Kafka-scale shapes of issue 22 through
+``python -m engine assign`` (a subprocess: its wall seconds, and its maximum resident set from
+``resource.getrusage(RUSAGE_CHILDREN)``), next to the estimate.
 """
 
 from __future__ import annotations
@@ -461,6 +461,7 @@ SCALE_SHAPES = [  # issue 22's Kafka-scale shapes: (label, document, strategies)
 def scale(rows: list[str]) -> None:
     """Each shape through ``python -m engine assign`` (two steps: the group, then one member leaves)."""
     rows.append(f"{'shape':<40}{'strategy':<20}{'seconds':>8}{'max RSS MiB':>12}{'estimate':>10}{'est MiB':>9}")
+    print(rows[-1], flush=True)
     for label, shape, strategies in SCALE_SHAPES:
         doc = scenario_doc(*shape)
         scenario = parse_scenario(doc)
@@ -522,10 +523,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--quick", action="store_true", help="no full-size held-out shapes")
     parser.add_argument("--write", action="store_true", help="write engine/cost/constants.py")
     parser.add_argument("--scale", action="store_true", help="also the Kafka-scale shapes through the CLI")
+    parser.add_argument("--scale-only", action="store_true", help="only the Kafka-scale shapes, no fit")
     parser.add_argument("--only", default="", help="models whose name starts with this")
     parser.add_argument("--save", metavar="JSON", help="keep the measurements in this file")
     parser.add_argument("--load", metavar="JSON", help="fit measurements saved by --save instead of measuring")
     args = parser.parse_args(argv)
+    if args.scale_only:
+        scale([])
+        return
     cases = [c for c in assignment_cases(args.quick) + derived_cases() + other_cases()
              if c.model.startswith(args.only)]
     if args.load:

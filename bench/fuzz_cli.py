@@ -442,23 +442,21 @@ def _assign_edges() -> Iterator[Case]:
     for strategy in ("range", "sticky", "cooperative-sticky"):
         yield Case("assign", f"assign {strategy} 100 x 500 partitions, 500 members, within the ceiling",
                    _uniform_case(strategy, 100, 500, 500, True, 2), expect="ok")
-        yield Case("assign", f"assign {strategy} 20 x 100,000 partitions, 200 members, 10 steps: far over",
-                   _uniform_case(strategy, 20, 100_000, 200, True, 10), expect="refuse")
+        yield Case("assign", f"assign {strategy} 20 x 100,000 partitions, 200 members, 100 steps: far over",
+                   _uniform_case(strategy, 20, 100_000, 200, True, 100), expect="refuse")
     yield Case("assign", "assign librdkafka cooperative-sticky 200,000 partitions x 2,000 members: far over",
                _uniform_case("cooperative-sticky", 100, 2_000, 2_000, False, 2, client="librdkafka"),
                expect="refuse")
 
 
 def _other_edges() -> Iterator[Case]:
-    tasks = [{"id": f"t{i}", "delay_ms": 2**40 - i} for i in range(100_000)]
-    yield Case("wheel", "wheel 100,000 tasks x 41 levels: far over",
-               dumps({"tick_ms": 1, "wheel_size": 2, "tasks": tasks}), expect="refuse")
+    tasks = [{"id": f"t{i}", "delay_ms": 2**40 - i} for i in range(2_000)]  # 100,000 is within too (92 s)
     yield Case("wheel", "wheel 2,000 tasks x 41 levels: within",
-               dumps({"tick_ms": 1, "wheel_size": 2, "tasks": tasks[:2_000]}), expect="ok")
-    names = [f"t{i}" for i in range(100)]
-    wide = [{"id": f"m{j}", "topics": names[: 1 + j % 100]} for j in range(10_000)]
-    yield Case("server-assign", "server-assign 200,000 partitions x 10,000 members, 5 steps: far over",
-               dumps({"steps": [{"topics": dict.fromkeys(names, 2_000), "members": wide}] * 5}), expect="refuse")
+               dumps({"tick_ms": 1, "wheel_size": 2, "tasks": tasks}), expect="ok")
+    names = [f"t{i}" for i in range(10)]
+    wide = [{"id": f"m{j}", "topics": names[: 1 + j % 10]} for j in range(2_000)]
+    yield Case("server-assign", "server-assign 200,000 partitions x 2,000 members, 5 steps: far over",
+               dumps({"steps": [{"topics": dict.fromkeys(names, 20_000), "members": wide}] * 5}), expect="refuse")
     brokers = [{"id": 0, "rack": "A"}] + [{"id": i, "rack": "B"} for i in range(1, 10_000)]
     yield Case("replicas", "replicas on uneven racks: within",
                dumps({"brokers": brokers, "partitions": 500, "replication_factor": 2, "fixed_start_index": 0}),
