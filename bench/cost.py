@@ -384,7 +384,8 @@ def relative_error(predicted: float, measured: float, floor: float) -> float:
     return abs(predicted - measured) / max(measured, floor)
 
 
-def report(measured: list[Measured], models: dict[str, dict[str, dict[str, float]]]) -> list[str]:
+def report(measured: list[Measured], models: dict[str, dict[str, dict[str, float]]],
+           cases: list[Case]) -> list[str]:
     lines = [f"{'model':<38}{'fit':>4}{'held':>5}{'worst s err':>12}{'worst MiB err':>14}  worst held-out case"]
     by_model: dict[str, list[Measured]] = {}
     for m in measured:
@@ -394,8 +395,8 @@ def report(measured: list[Measured], models: dict[str, dict[str, dict[str, float
         fitted = [r for r in rows if not r.held_out]
         if model in terms.TERMS:
             predict = [evaluate(models[model], r.features, "") for r in held]
-        else:  # derived rows: the estimate engine.cost gave in the child, from the constants then in force
-            predict = [r.estimate or cost.Estimate(0, 0, "") for r in held]
+        else:  # derived rows: engine.cost's estimate, with the constants just fitted
+            predict = [_estimate_again(cases, r) for r in held]
         errors = [(relative_error(p.seconds, r.seconds, SECONDS_FLOOR),
                    relative_error(p.peak_bytes, r.peak_bytes, BYTES_FLOOR), r, p) for r, p in zip(held, predict)]
         worst = max(errors, key=lambda e: e[0], default=None)
@@ -405,6 +406,12 @@ def report(measured: list[Measured], models: dict[str, dict[str, dict[str, float
         lines.append(f"{model:<38}{len(fitted):>4}{len(held):>5}{(worst[0] if worst else 0):>11.0%}"
                      f"{worst_b:>13.0%}  {where}")
     return lines
+
+
+def _estimate_again(cases: list[Case], row: Measured) -> cost.Estimate:
+    """A derived row's estimate from ``engine.cost`` now (its constants updated in place by ``main``)."""
+    case = next(c for c in cases if (c.model, c.label) == (row.model, row.label))
+    return case.prepare()[2] or cost.Estimate(0.0, 0, "")
 
 
 def fit_all(measured: list[Measured]) -> dict[str, dict[str, dict[str, float]]]:
@@ -428,7 +435,7 @@ def describe_run(argv: list[str]) -> str:
 
 
 def write_constants(models: dict[str, dict[str, dict[str, float]]], run: str) -> None:
-    kept = {k: v for k, v in CURRENT.items() if k not in models and k in terms.TERMS}
+    kept = {k: v for k, v in CURRENT.items() if k not in models and k in terms.TERMS}  # UNMEASURED ones
     rounded = {k: {kind: {n: float(f"{c:.4g}") for n, c in terms.items()} for kind, terms in v.items()}
                for k, v in {**models, **kept}.items()}
     body = "".join(f"    {name!r}: {{\n" + "".join(f"        {kind!r}: {terms_!r},\n" for kind, terms_ in model.items())
@@ -542,10 +549,11 @@ def main(argv: list[str]) -> None:
     models = fit_all(measured)
     for name, model in models.items():
         print(f"{name}: seconds {model['seconds']}; bytes {model['bytes']}")
-    for line in report(measured, {**CURRENT, **models}):
+    CURRENT.update(models)  # engine.cost now estimates with the new fit (the derived rows below)
+    for line in report(measured, CURRENT, cases):
         print(line)
     if args.write:
-        write_constants({**{k: v for k, v in CURRENT.items() if k in terms.TERMS}, **models}, run)
+        write_constants({k: v for k, v in CURRENT.items() if k in terms.TERMS}, run)
     if args.scale:
         rows: list[str] = []
         scale(rows)
