@@ -63,7 +63,7 @@ from engine.server.timer.frames import WheelFrame, wheel_frames
 from engine.server.timer.model import TaskSpec, WheelConfig, WheelTrace
 from engine.sizing import SizingInputs, cost_curves
 from ui import worker
-from ui.memo import memo
+from ui.memo import cached_call, memo
 from ui.offload import prepare, run
 from ui.state import ScenarioRef
 
@@ -80,9 +80,9 @@ def frozen(fig: go.Figure) -> go.Figure:
 # ---------------------------------------------------------------- a scenario under every assignor
 
 
-@memo()
 def scenario_of(ref: ScenarioRef) -> Scenario:
-    return loads_scenario(ref.json)
+    """The scenario of ``ref`` (the one ``ui.state.set_scenario`` keeps, else parsed from its JSON once)."""
+    return cached_call(("scenario", ref.key), lambda: loads_scenario(ref.json))
 
 
 @memo()

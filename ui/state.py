@@ -14,6 +14,7 @@ import base64
 import binascii
 import hashlib
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -21,6 +22,7 @@ import streamlit as st
 from engine.errors import ScenarioError
 from engine.presets import DEFAULT_PRESET, PRESETS, build_preset
 from engine.scenario import Scenario, dumps_scenario, loads_scenario
+from ui.memo import STORE, cached_call, deep_size
 from ui.messages import for_people
 
 KEY_SCENARIO = "scenario.current"
@@ -83,11 +85,13 @@ def decode_scenario(code: str) -> Scenario:
         raise ScenarioError(f"shared link: not a scenario code ({type(exc).__name__})") from None
 
 
-def set_scenario(scenario: Scenario, preset: str | None = None, new_version: bool = True) -> None:
+def set_scenario(scenario: Scenario, preset: str | None = None, new_version: bool = True,
+                 ref: ScenarioRef | None = None) -> None:
     """Make ``scenario`` the current one; ``new_version`` resets the builder's tables to it."""
     ss = st.session_state
     ss[KEY_SCENARIO] = scenario
-    ss[KEY_REF] = ScenarioRef.of(scenario)
+    ss[KEY_REF] = ref or ScenarioRef.of(scenario)
+    STORE.put(("scenario", ss[KEY_REF].key), scenario, deep_size(scenario))  # ui.cached.scenario_of: no re-parse
     ss[KEY_JSON] = ss[KEY_REF].json
     ss[KEY_PRESET] = preset
     if new_version:
@@ -103,13 +107,24 @@ def _load_from_url() -> None:
         return
     ss[KEY_URL_CODE] = marker
     try:
-        if code:
-            set_scenario(decode_scenario(code))
+        if code:  # a room opening one link decodes it once: (scenario, ref) kept in the server's cache
+            digest = hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+            scenario, ref = _with_ref(("share", digest), lambda: decode_scenario(code))
+            set_scenario(scenario, ref=ref)
         else:
-            set_scenario(build_preset(str(preset)), str(preset))
+            scenario, ref = _with_ref(("preset", str(preset)), lambda: build_preset(str(preset)))
+            set_scenario(scenario, str(preset), ref=ref)
         ss.pop(KEY_URL_ERROR, None)
     except ScenarioError as exc:
         ss[KEY_URL_ERROR] = for_people(str(exc))
+
+
+def _with_ref(key: tuple[str, str], build: Callable[[], Scenario]) -> tuple[Scenario, ScenarioRef]:
+    def both() -> tuple[Scenario, ScenarioRef]:
+        scenario = build()
+        return scenario, ScenarioRef.of(scenario)
+
+    return cached_call(key, both)
 
 
 # Every page's choices in the share link (besides ?s=/?preset=, ?lang=, ?client=, ?present=, ?lesson=&step=):
