@@ -75,18 +75,24 @@ def estimate_comparison(scenario: Scenario, client: str = "java") -> Estimate:
     return replace(total, drivers=describe(scenario, f"{len(_strategies(client)) + 2} assignors"))
 
 
-def estimate_rolling_restart(scenario: Scenario, strategies: Sequence[str]) -> Estimate:
-    """A rolling restart of the first step's members, dynamic and static, for each strategy: a replay of
-    ``1 + 2 x members`` steps each."""
+def rolling_restart_features(scenario: Scenario, strategies: Sequence[str]) -> dict[str, float]:
+    """For each strategy and membership kind (dynamic, static), a replay of ``1 + 2 x members`` steps
+    (``replays``: partitions x steps, cooperative rounds counted) and a pause report per rebalance, each
+    comparing every member's partitions (``pauses``: members² x partitions)."""
     state = scenario.first
-    steps = 1 + RESTART_STEPS_PER_MEMBER * len(state.members)
-    restart = replace(scenario, steps=(state,) * steps, current_assignment={})
-    total = Estimate(0.0, 0, "")
-    for strategy in strategies:
-        one = estimate_assignment(restart, strategy)
-        total += one + one  # dynamic and static membership
-    return replace(total, drivers=f"{len(state.members):,} members restarted one by one over "
-                                  f"{state.total_partitions:,} partitions ({len(strategies)} strategies x 2)")
+    members, partitions = len(state.members), state.total_partitions
+    steps = 1 + RESTART_STEPS_PER_MEMBER * members
+    rounds = sum(COOPERATIVE_ROUNDS if s == "cooperative-sticky" else 1 for s in strategies)
+    return {"replays": 2.0 * rounds * steps * partitions,
+            "pauses": 2.0 * len(strategies) * members * members * partitions}
+
+
+def estimate_rolling_restart(scenario: Scenario, strategies: Sequence[str]) -> Estimate:
+    """A rolling restart of the first step's members, dynamic and static, for each strategy."""
+    state = scenario.first
+    return evaluate(MODELS["rolling_restart"], rolling_restart_features(scenario, strategies),
+                    f"{len(state.members):,} members restarted one by one over {state.total_partitions:,} "
+                    f"partitions ({len(strategies)} strategies x 2)")
 
 
 def estimate_protocol_timeline(scenario: Scenario) -> Estimate:
