@@ -44,8 +44,9 @@ from typing import Any
 import numpy as np
 
 from engine import cost
+from engine.cli import DOCUMENT_LIMITS
 from engine.comparison import client_assignors, outcomes
-from engine.consumer.group import replay
+from engine.consumer.group import replay, step_to_json
 from engine.consumer.librdkafka.replay import replay_librdkafka
 from engine.consumer.membership import RollingRestartConfig, compare_rolling_restarts
 from engine.consumer.protocol import parse_strategy_lines, walkthrough
@@ -56,6 +57,7 @@ from engine.cost import computations, terms
 from engine.cost.constants import MODELS as CURRENT
 from engine.cost.constants import UNMEASURED
 from engine.cost.model import evaluate
+from engine.inputs import decode_json, encode_json
 from engine.producer.cli import cli_hash
 from engine.producer.idempotence import cli_produce
 from engine.scenario import Scenario, parse_scenario
@@ -179,6 +181,38 @@ def assignment_cases(quick: bool) -> list[Case]:
 
         for shape, h in [*((x, False) for x in SERVER_FIT), *((x, True) for x in SERVER_HELD)]:
             cases.append(_scenario_case(f"server.{assignor}", shape, h, run_s, est_s))
+    return cases
+
+
+IO_FIT = [(50, 1000, 200, 1.0, 2), (100, 1000, 1000, 1.0, 1)]  # large answers: their bytes are measurable
+IO_HELD = [(100, 2000, 2000, 1.0, 2)]
+
+
+def cli_io_cases() -> list[Case]:
+    """``assign``'s JSON around the replay: decoding and validating the document, writing the answer."""
+    cases = []
+    for strategy in ("range", "cooperative-sticky"):
+        def prepare_for(shape: tuple, strategy: str = strategy) -> Callable[[], tuple[Callable[[], object],
+                                                                                      dict[str, float],
+                                                                                      cost.Estimate | None]]:
+            def prepare() -> tuple[Callable[[], object], dict[str, float], cost.Estimate | None]:
+                doc = {**scenario_doc(*shape), "strategy": strategy}
+                raw = json.dumps(doc).encode()
+                scenario = parse_scenario(doc)
+                steps = replay(scenario, strategy).steps
+
+                def run() -> object:
+                    parse_scenario(decode_json(raw, "input", DOCUMENT_LIMITS))
+                    return encode_json({"steps": [step_to_json(s, strategy) for s in steps]})
+
+                return run, cost_assignment.cli_io_features(scenario, strategy), cost_assignment.estimate_cli_io(
+                    scenario, strategy)
+            return prepare
+
+        shapes = [*((x, False) for x in ASSIGN_FIT[:6] + IO_FIT), *((x, True) for x in ASSIGN_HELD[:2] + IO_HELD)]
+        for shape, held in shapes:
+            cases.append(Case("cli_io", f"{strategy}: " + _scenario_case("", shape, held, replay, None).label,
+                              prepare_for(shape), held))
     return cases
 
 
@@ -541,7 +575,7 @@ def main(argv: list[str]) -> None:
     if args.scale_only:
         scale([])
         return
-    cases = [c for c in assignment_cases(args.quick) + derived_cases() + other_cases()
+    cases = [c for c in assignment_cases(args.quick) + cli_io_cases() + derived_cases() + other_cases()
              if c.model.startswith(args.only)]
     if args.load:
         run, measured = load(args.load)

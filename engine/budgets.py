@@ -51,6 +51,7 @@ from engine.cost import (
     estimate_server_assignment,
     estimate_wheel,
 )
+from engine.cost.assignment import estimate_cli_io
 from engine.cost.computations import replica_scan, utf16_length, wheel_levels
 from engine.errors import LimitError
 
@@ -77,11 +78,17 @@ def check_budget(what: str, work: int, budget: int, counted: str) -> None:
 
 
 def check_assign(scenario: Scenario, strategy: str, client: str = "java") -> None:
-    check_estimate("assign", estimate_assignment(scenario, strategy, client))
+    """The replay and the command's JSON in and out (whose estimate adds its seconds and its bytes: the
+    answer is built while the replay's results are held)."""
+    replay, io = estimate_assignment(scenario, strategy, client), estimate_cli_io(scenario, strategy)
+    check_estimate("assign", Estimate(replay.seconds + io.seconds, replay.peak_bytes + io.peak_bytes,
+                                      replay.drivers))
 
 
 def check_server_assign(scenario: Scenario, assignor: str) -> None:
-    check_estimate("server-assign", estimate_server_assignment(scenario, assignor))
+    replay, io = estimate_server_assignment(scenario, assignor), estimate_cli_io(scenario, assignor)
+    check_estimate("server-assign", Estimate(replay.seconds + io.seconds, replay.peak_bytes + io.peak_bytes,
+                                             replay.drivers))
 
 
 def check_hash(keys: int, partition_counts: int) -> None:

@@ -64,7 +64,7 @@ def refused(call: Any, *args: Any) -> str:
     start = time.perf_counter()
     with pytest.raises(LimitError) as info:
         call(*args)
-    assert time.perf_counter() - start < 2.0, "refused only after working"
+    assert time.perf_counter() - start < 10.0, "refused only after working"  # the work: minutes
     line = str(info.value)
     assert "\n" not in line and "over the command line's ceiling of 120 s and 4,096 MiB" in line
     return line

@@ -58,6 +58,20 @@ def estimate_assignment(scenario: Scenario, strategy: str, client: str = "java")
     return evaluate(MODELS[model], features, describe(scenario, label))
 
 
+def cli_io_features(scenario: Scenario, strategy: str) -> dict[str, float]:
+    """What ``assign`` reads and writes around the replay: the members' subscriptions decoded and
+    validated, and every step's assignment written as JSON (twice for cooperative-sticky, whose answer
+    also holds the first round's assignment)."""
+    features = scenario_features(scenario)
+    copies = 2 if strategy == "cooperative-sticky" else 1
+    return {"subscriptions": features["subscriptions"], "output_partitions": copies * features["partitions"]}
+
+
+def estimate_cli_io(scenario: Scenario, strategy: str) -> Estimate:
+    """``python -m engine assign``'s JSON in and out (``cli_io_features``), beside the replay's estimate."""
+    return evaluate(MODELS["cli_io"], cli_io_features(scenario, strategy), describe(scenario, f"{strategy}, JSON"))
+
+
 def estimate_server_assignment(scenario: Scenario, assignor: str) -> Estimate:
     """KIP-848's ``uniform`` or ``range`` server assignor over every step."""
     name = assignor if assignor in SERVER_ASSIGNORS else "uniform"

@@ -28,6 +28,7 @@ TERMS: Final[dict[str, tuple[list[str], list[str]]]] = {
     "assign.librdkafka.cooperative-sticky": (["1", "partitions", "pm"], ["1", "partitions", "pm_peak"]),
     "server.uniform": _SERVER,
     "server.range": _SERVER,
+    "cli_io": (["1", "subscriptions", "output_partitions"], ["1", "output_partitions"]),
     "rolling_restart": (["1", "replays", "pauses"], ["1", "replays"]),
     "protocol_timeline": (["1", "members"], ["1", "members"]),
     "replicas": (["1", "replicas", "replica_scan"], ["1", "replicas"]),
