@@ -56,7 +56,7 @@ http {{
       proxy_http_version 1.1;
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection $kpl_connection;
-      proxy_set_header Host $host;
+      proxy_set_header Host $http_host;
       proxy_read_timeout 1d;
       proxy_buffering off;
     }}
@@ -84,8 +84,9 @@ def start(servers: int, address: str, port: int, first_backend: int | None, tmp:
     secret = secrets.token_hex(32)
     procs = [subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                                "--server.port", str(p), "--server.address", "127.0.0.1",
-                               "--server.cookieSecret", secret, "--browser.gatherUsageStats", "false"],
-                              cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in backends]
+                               "--browser.gatherUsageStats", "false"],
+                              cwd=REPO, env={**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secret},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in backends]
     (tmp / "nginx.conf").write_text(nginx_config(tmp, address, port, backends), encoding="utf-8")
     procs.append(subprocess.Popen([nginx, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-g", "daemon off;"]))
     for p in backends + [port]:
@@ -147,10 +148,7 @@ def check(servers: int, sessions: int, page: str) -> dict[str, object]:
             wall = time.perf_counter() - start_time
             used = [cpu_seconds(p.pid) - b for p, b in zip(procs[:servers], before, strict=True)]
         finally:
-            for p in procs:
-                p.send_signal(signal.SIGTERM)
-            for p in procs:
-                p.wait(timeout=30)
+            stop(procs)
     errors = [e for _, e in results if e]
     times = sorted(t for t, _ in results)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
@@ -181,5 +179,11 @@ def main(argv: list[str]) -> None:
         except KeyboardInterrupt:
             pass
         finally:
-            for p in procs:
-                p.terminate()
+            stop(procs)
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        p.send_signal(signal.SIGTERM)
+    for p in procs:
+        p.wait(timeout=30)
