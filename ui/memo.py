@@ -139,9 +139,22 @@ def _key_indices(fn: Callable[..., Any]) -> tuple[list[str], set[int]]:
 
 
 def call_key(name: str, names: list[str], skipped: set[int], args: Iterable[Any], kwargs: dict[str, Any]) -> tuple:
-    positional = tuple(a for i, a in enumerate(args) if i not in skipped)
-    named = tuple(sorted((k, v) for k, v in kwargs.items() if not k.startswith("_")))
+    positional = tuple(_hashable(a) for i, a in enumerate(args) if i not in skipped)
+    named = tuple(sorted((k, _hashable(v)) for k, v in kwargs.items() if not k.startswith("_")))
     return (name, positional, named)
+
+
+def _hashable(value: Any) -> Any:
+    """``value`` itself when Python can hash it (the usual case: a dictionary lookup), else a digest of its
+    pickle (a dataclass holding a dict, say)."""
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        import hashlib
+        import pickle
+
+        return ("sha256", hashlib.sha256(pickle.dumps(value, protocol=5)).hexdigest())
 
 
 def cached_call(key: Hashable, compute: Callable[[], Any], size: Callable[[Any], int] = deep_size) -> Any:

@@ -185,20 +185,27 @@ def init_state() -> None:
         set_scenario(build_preset(DEFAULT_PRESET), DEFAULT_PRESET)
 
 
+def _ensure_state() -> None:
+    """``init_state`` unless this session has a scenario already: the page's first call (``render_sidebar``,
+    ``page_setup``) applied the URL in this run; the getters a page calls a dozen times need not again."""
+    if KEY_SCENARIO not in st.session_state:
+        init_state()
+
+
 def current_scenario() -> Scenario:
     """The current (always valid) scenario, initialising the session state if needed."""
-    init_state()
+    _ensure_state()
     return st.session_state[KEY_SCENARIO]
 
 
 def current_scenario_json() -> str:
-    init_state()
+    _ensure_state()
     return st.session_state[KEY_JSON]
 
 
 def current_ref() -> ScenarioRef:
     """The reference of the current scenario (recomputed only when the JSON in the state changed)."""
-    init_state()
+    _ensure_state()
     ss = st.session_state
     ref = ss.get(KEY_REF)
     if not isinstance(ref, ScenarioRef) or ref.json is not ss[KEY_JSON]:
@@ -208,7 +215,7 @@ def current_ref() -> ScenarioRef:
 
 def current_preset() -> str | None:
     """The preset key while the scenario is an unedited preset, else None."""
-    init_state()
+    _ensure_state()
     return st.session_state.get(KEY_PRESET)
 
 
