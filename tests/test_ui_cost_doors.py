@@ -103,3 +103,23 @@ def test_a_good_upload_name_is_saved_under_its_content_hash() -> None:
     source = upload_source(b"key\na\n", "../../Keys.CSV")
     assert source.error is None and source.path is not None
     assert source.path.suffix == ".csv" and source.path.parent.name == "uploads"
+
+
+def test_a_worker_job_is_shared_kept_and_cancellable() -> None:
+    import time as clock
+
+    from ui.memo import STORE
+    from ui.offload import POOL, Cancelled
+
+    estimate = Estimate(5.0, 1 << 20, "test")
+    job = POOL.submit(("test", "divmod"), divmod, (7, 2), estimate)
+    again = POOL.submit(("test", "divmod"), divmod, (7, 2), estimate)  # another session asking the same
+    assert again is job or job.done.is_set()
+    job.done.wait(120)
+    assert job.value() == (3, 1) and STORE.get(("test", "divmod")) == (True, (3, 1))  # kept for every session
+    slow = POOL.submit(("test", "sleep"), clock.sleep, (60,), estimate)
+    clock.sleep(1)
+    POOL.cancel(slow)
+    with pytest.raises(Cancelled):
+        slow.value()
+    assert slow.process is None or not slow.process.is_alive()  # the worker was terminated
