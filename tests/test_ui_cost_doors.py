@@ -123,3 +123,24 @@ def test_a_worker_job_is_shared_kept_and_cancellable() -> None:
     with pytest.raises(Cancelled):
         slow.value()
     assert slow.process is None or not slow.process.is_alive()  # the worker was terminated
+
+
+def test_work_over_the_inline_limit_runs_in_a_worker_and_the_page_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui import offload
+    from ui.cached import comparison_estimate
+    from ui.state import ScenarioRef
+
+    members = [{"id": f"c{i:03d}", "topics": ["a", "b"] if i % 2 else ["a"]} for i in range(150)]
+    scenario = parse_scenario({"topics": {"a": 8_000, "b": 2_000}, "members": members})
+    assert mode(comparison_estimate(ScenarioRef.of(scenario), "java")) == "worker"
+    submitted: list[object] = []
+    real = offload.POOL.submit
+    monkeypatch.setattr(offload.POOL, "submit", lambda key, *rest: submitted.append(key) or real(key, *rest))
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=600)
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    assert not at.exception and not at.error
+    # the four client strategies and the two KIP-848 assignors at once, off the script thread (and the other
+    # client's strategies the page's teaching notes compare with, each its own worker job)
+    assert len(submitted) >= 6 and all(key[0] == "outcomes" for key in submitted)  # type: ignore[index]
+    assert at.dataframe  # the balance table drawn from the worker's results
