@@ -144,3 +144,23 @@ def test_work_over_the_inline_limit_runs_in_a_worker_and_the_page_draws(monkeypa
     # client's strategies the page's teaching notes compare with, each its own worker job)
     assert len(submitted) >= 6 and all(key[0] == "outcomes" for key in submitted)  # type: ignore[index]
     assert at.dataframe  # the balance table drawn from the worker's results
+
+
+def test_a_worker_refusal_is_kept_and_a_cancel_is_not() -> None:
+    import time as clock
+
+    from ui.memo import STORE
+    from ui.offload import POOL, Cancelled, Failure, run
+
+    estimate = Estimate(5.0, 1 << 20, "test")
+    with pytest.raises(ZeroDivisionError):
+        run(("test", "divide"), divmod, (1, 0), estimate)
+    hit, value = STORE.get(("test", "divide"))
+    assert hit and isinstance(value, Failure)  # a rerun reports it without starting the work again
+    slow = POOL.submit(("test", "sleep-again"), clock.sleep, (60,), estimate)
+    clock.sleep(1)
+    POOL.cancel(slow)
+    with pytest.raises(Cancelled):
+        slow.value()
+    clock.sleep(1)
+    assert not STORE.get(("test", "sleep-again"))[0]  # the next visit may start it again

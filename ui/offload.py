@@ -53,6 +53,13 @@ def mode(estimate: Estimate) -> str:
     return "worker"
 
 
+@dataclass(frozen=True)
+class Failure:
+    """A worker's error, kept in the cache in place of a result."""
+
+    error: BaseException
+
+
 @dataclass(eq=False)
 class Job:
     key: Hashable
@@ -167,8 +174,14 @@ class Pool:
             job.process.join(5)
             outcome = ("error", RuntimeError(f"the worker process stopped (exit code {job.process.exitcode})"))
         job.conn.close()
+        with self._lock:
+            cancelled = job not in self._running
+        if cancelled:
+            return
         if outcome[0] == "ok":
             STORE.put(job.key, outcome[1], deep_size(outcome[1]))
+        else:  # a refusal (a KIP-848 assignor's, a limit) is kept too: a rerun must not start the work again
+            STORE.put(job.key, Failure(outcome[1]), 1024)
         with self._lock:
             if job in self._running:
                 self._running.remove(job)
@@ -185,6 +198,8 @@ def run(key: Hashable, fn: Callable[..., Any], args: tuple[Any, ...], estimate: 
     and Cancel), or refused (``LimitError``) by ``estimate``."""
     hit, value = STORE.get(key)
     if hit:
+        if isinstance(value, Failure):
+            raise value.error
         return value
     how = mode(estimate)
     if how == "inline":
