@@ -164,3 +164,12 @@ def test_a_worker_refusal_is_kept_and_a_cancel_is_not() -> None:
         slow.value()
     clock.sleep(1)
     assert not STORE.get(("test", "sleep-again"))[0]  # the next visit may start it again
+
+
+@pytest.mark.parametrize("module", ["ui.memo", "ui.offload", "ui.worker"])
+def test_the_worked_examples_of_the_door_modules(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed

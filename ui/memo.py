@@ -12,11 +12,12 @@ dictionary lookup instead of Streamlit's per-call hashing of every argument, whi
 CPU.  Two sessions asking for the same missing value compute it once: the second waits for the first.
 Arguments whose parameter name starts with ``_`` are not part of the key (Streamlit's convention).
 
->>> cache = ByteLRU(100)
->>> cache.put("a", "A", 60); cache.put("b", "B", 30); cache.get("a")
+>>> cache = ByteLRU(1000)
+>>> for key in "abcd": cache.put(key, key.upper(), 240)
+>>> cache.get("a")
 (True, 'A')
->>> cache.put("c", "C", 30); sorted(cache.keys()), cache.total
-(['a', 'c'], 90)
+>>> cache.put("e", "E", 240); sorted(cache.keys()), cache.total
+(['a', 'c', 'd', 'e'], 960)
 """
 
 from __future__ import annotations
