@@ -14,7 +14,7 @@ Families (``families``; ``tests/test_hostile_inputs.py`` runs a seeded few hundr
 - ``documents``: raw hostile bytes (invalid UTF-8, BOMs, NaN, 5,000-digit numbers, 10^5-deep nesting,
   truncated and concatenated JSON) and, unless ``--quick``, 60-65 MB documents of millions of items;
 - ``surrogates``: a lone surrogate in every string field of every command (accepted, as Java would);
-- ``budgets``: each work budget's largest allowed input (must answer) and one unit over (must refuse);
+- ``budgets``: Kafka-scale inputs within the cost model's CLI ceiling (must answer), others far over it (must refuse);
 - ``argv``: unknown command or flag, two files, missing files, directories, endless devices.
 
 Usage: ``python -m bench fuzz_cli [--seed N] [--scale F] [--quick] [--only CMD,...]``; ``--quick`` (about a
@@ -38,8 +38,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from engine import budgets
 
 REPO = Path(__file__).resolve().parent.parent
 VECTORS = Path(os.environ.get("KPL_VECTORS", REPO.parent / "shared" / "vectors"))
@@ -426,98 +424,43 @@ def surrogates() -> Iterator[Case]:
 
 
 def budget_edges() -> Iterator[Case]:
-    """Each work budget's largest allowed input (answered) and the same plus one unit (refused)."""
-    for over in (0, 1):
-        yield from _assign_edges(over)
-        yield from _other_edges(over)
+    """The cost model's door (``engine.budgets`` over ``engine.cost``): Kafka-scale requests well within
+    ``CLI_CEILING`` (must answer) and requests far over it (must refuse, before any work)."""
+    yield from _assign_edges()
+    yield from _other_edges()
 
 
-def _assign_edges(over: int) -> Iterator[Case]:
-    """``assign``'s budgets: range, cooperative-sticky, and sticky's general path."""
-    expect = "refuse" if over else "ok"
-    tag = "budget + 1" if over else "budget edge"
-    topics = {f"t{i}": 99_999 for i in range(20)} | {"t0": 99_999 + over}
-    yield Case(
-        "assign",
-        f"assign range {tag}",
-        dumps({"strategy": "range", "topics": topics, "members": [{"id": "C0", "topics": list(topics)}]}),
-        expect=expect,
-    )
-    coop = {f"t{i}": 99_999 for i in range(5)} | {"t0": 99_999 + over}
-    yield Case(
-        "assign",
-        f"assign cooperative-sticky {tag}",
-        dumps(
-            {
-                "strategy": "cooperative-sticky",
-                "topics": coop,
-                "members": [{"id": "C0", "topics": list(coop)}],
-            }
-        ),
-        expect=expect,
-    )
-    general = [{"id": f"C{i}", "topics": ["t1"]} for i in range(199)] + [{"id": "Z", "topics": ["t0"]}]
-    yield Case(
-        "assign",
-        f"assign sticky, differing subscriptions, {tag}",
-        dumps({"strategy": "sticky", "topics": {"t0": 99_999, "t1": 1 + over}, "members": general}),
-        expect=expect,
-    )
+def _uniform_case(strategy: str, topics: int, per_topic: int, members: int, differing: bool, steps: int,
+                  **extra: Any) -> bytes:
+    names = [f"t{i}" for i in range(topics)]
+    rows = [{"id": f"C{i}", "topics": names[: 1 + i % topics] if differing else names} for i in range(members)]
+    step = {"topics": dict.fromkeys(names, per_topic), "members": rows}
+    return dumps({"strategy": strategy, "steps": [step] * steps, **extra})
 
 
-def _other_edges(over: int) -> Iterator[Case]:
-    """The budgets of ``hash``, ``coordinator``, ``wheel``, ``replicas`` and ``server-assign``."""
-    expect = "refuse" if over else "ok"
-    tag = "budget + 1" if over else "budget edge"
-    yield Case(
-        "hash",
-        f"hash {tag}",
-        dumps(
-            {"keys_hex": [f"{i:06x}" for i in range(10_000 + over)], "partitions": list(range(1, 101))}
-        ),
-        expect=expect,
-    )
-    yield Case(
-        "coordinator",
-        f"coordinator {tag}",
-        dumps({"group_ids": ["g" * 10_000] * 400 + ["x"] * over}),
-        expect=expect,
-    )
-    tasks = budgets.MAX_WHEEL_TASK_LEVELS // budgets.wheel_levels(1, 2, 2**40) + over
-    yield Case(
-        "wheel",
-        f"wheel size 2, delays 2^40, {tag}",
-        dumps(
-            {
-                "tick_ms": 1,
-                "wheel_size": 2,
-                "tasks": [{"id": f"t{i}", "delay_ms": 2**40 - i} for i in range(tasks)],
-            }
-        ),
-        expect=expect,
-    )
+def _assign_edges() -> Iterator[Case]:
+    for strategy in ("range", "sticky", "cooperative-sticky"):
+        yield Case("assign", f"assign {strategy} 100 x 500 partitions, 500 members, within the ceiling",
+                   _uniform_case(strategy, 100, 500, 500, True, 2), expect="ok")
+        yield Case("assign", f"assign {strategy} 20 x 100,000 partitions, 200 members, 100 steps: far over",
+                   _uniform_case(strategy, 20, 100_000, 200, True, 100), expect="refuse")
+    yield Case("assign", "assign librdkafka cooperative-sticky 200,000 partitions x 2,000 members: far over",
+               _uniform_case("cooperative-sticky", 100, 2_000, 2_000, False, 2, client="librdkafka"),
+               expect="refuse")
+
+
+def _other_edges() -> Iterator[Case]:
+    tasks = [{"id": f"t{i}", "delay_ms": 2**40 - i} for i in range(2_000)]  # 100,000 is within too (92 s)
+    yield Case("wheel", "wheel 2,000 tasks x 41 levels: within",
+               dumps({"tick_ms": 1, "wheel_size": 2, "tasks": tasks}), expect="ok")
+    names = [f"t{i}" for i in range(10)]
+    wide = [{"id": f"m{j}", "topics": names[: 1 + j % 10]} for j in range(2_000)]
+    yield Case("server-assign", "server-assign 200,000 partitions x 2,000 members, 5 steps: far over",
+               dumps({"steps": [{"topics": dict.fromkeys(names, 20_000), "members": wide}] * 5}), expect="refuse")
     brokers = [{"id": 0, "rack": "A"}] + [{"id": i, "rack": "B"} for i in range(1, 10_000)]
-    yield Case(
-        "replicas",
-        f"replicas on uneven racks {tag}",
-        dumps(
-            {
-                "brokers": brokers,
-                "partitions": 500 + over,
-                "replication_factor": 2,
-                "fixed_start_index": 0,
-            }
-        ),
-        expect=expect,
-    )
-    steps = [
-        {
-            "topics": {"t0": 50_000, "t1": 50_000 + (over if s == 9 else 0)},
-            "members": [{"id": f"m{j}", "topics": ["t0", "t1"]} for j in range(10 - s % 2)],
-        }
-        for s in range(10)
-    ]
-    yield Case("server-assign", f"server-assign {tag}", dumps({"steps": steps}), expect=expect)
+    yield Case("replicas", "replicas on uneven racks: within",
+               dumps({"brokers": brokers, "partitions": 500, "replication_factor": 2, "fixed_start_index": 0}),
+               expect="ok")
 
 
 def argv_cases() -> Iterator[Case]:

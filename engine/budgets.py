@@ -1,182 +1,144 @@
-"""Total-work budgets: what one request may cost, counted from its input and checked before the work starts.
+"""The command line's door: every command estimates its work with the cost model (``engine.cost``) before
+any work starts, and refuses a request over ``engine.cost.CLI_CEILING`` (about two minutes and a few GiB on
+the 2-core reference machine) with one line naming the estimate, the ceiling and what drives it.
 
-Size limits (``engine.inputs``, each command's own) bound what a request *is*; these bound what it *asks
-for*, so that anything allowed finishes in seconds and a small document cannot ask for minutes
-(2,000,000 partitions x 200 steps is a 360 KB document).  Each budget counts the unit that the command's
-running time grows with, measured on the 2-core development machine (README, "Limits"):
+Size limits (``engine.inputs``, each command's own) bound what a request *is*; the estimate bounds what it
+*asks for*: 2,000,000 partitions x 200 steps is a 360 KB document.  The shapes each command is estimated
+from (README, "Limits"):
 
-- ``assign``: partitions + subscriptions (member-topic pairs) summed over the steps, times the strategy's
-  cost weight (range, roundrobin 1; sticky 2; cooperative-sticky, which runs follow-up rounds, 4)
-  <= 2,000,000; plus, for sticky and cooperative-sticky when members' subscriptions differ (Kafka's
-  general assignment path, which scans the members once per partition), partitions x members summed over
-  the steps <= 20,000,000.
-- ``hash``: keys x partition counts <= 1,000,000 (one answer cell each).
-- ``coordinator``: the group ids' characters (UTF-16 units) summed <= 4,000,000.
-- ``wheel``: tasks x timing-wheel levels <= 100,000; the levels are those the largest delay needs
-  (``wheel_size`` 2 with a delay of 2^40 ms needs 41).
-- ``replicas``: replicas x (1 + the brokers the rack-aware scan may skip) <= 10,000,000; rack-unaware
-  placement costs one unit per replica.  The skipped brokers are those beyond the smallest rack's share
-  (``brokers - racks x smallest rack``): with uneven racks Kafka's placement walks past them to find a
-  rack the partition lacks.
-- ``produce``: records (``records``, or the ``timeline``'s length) <= 2,000, counted before any record is
-  built; the simulation itself is bounded by its steps (200,000 instants of at most 50 Sender passes).
-- ``server-assign`` keeps its own budget beside its parser: partitions summed over steps <= 1,000,000.
-- ``share-deliver``: its unit is an event times the records the in-flight window may hold (``window_cap``
-  in ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), never more
-  than the log's span; a fetch is tried whenever something is AVAILABLE, so Kafka's window can outgrow the
-  lock limit, and a run whose window passes the cap is stopped with the limit stated).  Simulating (the page,
-  the sizing, the bench) <= 1,000,000,000 units: a share partition at 2,000 in-flight records with 100,000
-  events (fetches of 250 from batches of 10: a cap of 9,040) asks for 904,000,000 and runs in seconds
-  (``python -m bench share_delivery``).  The CLI answer writes the whole state after every event, so it is
-  bounded <= 500,000 units (a unit writes at most one run of about 80 bytes: <= 40 MB; the
-  worst case, every other offset of a 19,000-record batch in another state for 26 events, answers in about
-  12 s on the shared 2-core machine; the vectors' largest case asks for 11,451), and the window cap
-  <= 200,000 records.  Until ``engine/cost`` lands these are the estimates checked first.
+- ``assign``: the scenario (partitions, members, subscriptions, steps; sticky's general path when
+  subscriptions differ; cooperative follow-up rounds; the client: Java or librdkafka);
+- ``server-assign``: the same shape for KIP-848's uniform or range;
+- ``hash``: keys and partition counts; ``coordinator``: group ids and their UTF-16 characters;
+- ``wheel``: tasks and the wheel levels the largest delay needs (``wheel_levels``);
+- ``replicas``: replicas and the brokers an uneven rack layout makes the placement walk past
+  (``replica_scan``);
+- ``produce``: records and faults; ``log``: records, batches and cleaner actions; ``import``: the text's bytes;
+- ``share-deliver``: events and the records the in-flight window may hold (``window_cap`` in
+  ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), at most the log's
+  span; Kafka's window can outgrow the lock limit, and a run whose window passes the cap is stopped).  Beside
+  the estimate two measured bounds stay (``python -m bench share_delivery``): the window cap <= 200,000 records,
+  and the CLI's answer, which writes the whole state after every event, <= 500,000 events x window records
+  (its worst case, 40 MB of JSON, answered in 7.8 s on the 2-core machine).
 
-Worked example (asserted in ``tests/test_hostile_budgets.py``): a range case of 2 steps, each with one
-topic of 1,000 partitions and 10 members subscribed to it, costs ``2 x (1,000 + 10) = 2,020`` units;
-``wheel_levels(1, 2, 2**40) == 41`` and ``wheel_levels(1, 20, 25) == 2``.
+Worked example (asserted by tests/test_worked_examples.py): Kafka's 200,000-partition shape passes, a
+request for 2,000,000 partitions x 20,000 members with differing subscriptions is refused:
+
+>>> from engine.scenario import GroupState, Member, Scenario
+>>> names = [f"t{i}" for i in range(100)]
+>>> big = GroupState(dict.fromkeys(names, 2_000), tuple(Member(f"c{i}", tuple(names)) for i in range(2_000)))
+>>> check_assign(Scenario(steps=(big, big)), "cooperative-sticky")
+>>> names = [f"t{i}" for i in range(20)]
+>>> huge = GroupState(dict.fromkeys(names, 100_000), tuple(Member(f"c{i}", tuple(names[: 1 + i % 20]))
+...                                                        for i in range(20_000)))
+>>> check_assign(Scenario(steps=(huge,)), "sticky")
+Traceback (most recent call last):
+...
+engine.errors.LimitError: assign: estimated ... s and ... MiB, over the command line's ceiling of 120 s and \
+4,096 MiB (2,000,000 partitions x 20,000 members (sticky, differing subscriptions), 1 step)
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
+from engine.cost import (
+    CLI_CEILING,
+    Estimate,
+    check,
+    estimate_assignment,
+    estimate_coordinator,
+    estimate_hash,
+    estimate_import,
+    estimate_partition_log,
+    estimate_produce,
+    estimate_replicas,
+    estimate_server_assignment,
+    estimate_share_delivery,
+    estimate_wheel,
+)
+from engine.cost.assignment import estimate_cli_io
+from engine.cost.computations import replica_scan, utf16_length, wheel_levels
 from engine.errors import LimitError
 
 if TYPE_CHECKING:  # attributes only: importing the scenario model (pydantic) is for assign alone
-    from engine.scenario import GroupState, Scenario
+    from engine.scenario import Scenario
 
-MAX_ASSIGN_WORK: Final = 2_000_000
-MAX_GENERAL_STICKY_WORK: Final = 20_000_000
-STRATEGY_WEIGHTS: Final = {"range": 1, "roundrobin": 1, "sticky": 2, "cooperative-sticky": 4}
-DEFAULT_STRATEGY_WEIGHT: Final = 4  # a strategy not measured yet counts as the most expensive one
-GENERAL_PATH_STRATEGIES: Final = frozenset({"sticky", "cooperative-sticky"})
-MAX_HASH_CELLS: Final = 1_000_000
-MAX_GROUP_ID_UNITS: Final = 4_000_000
-MAX_WHEEL_TASK_LEVELS: Final = 100_000
-MAX_REPLICA_WORK: Final = 10_000_000
-MAX_SHARE_DELIVERY_WORK: Final = 1_000_000_000
-MAX_SHARE_ANSWER_WORK: Final = 500_000
-MAX_SHARE_IN_FLIGHT: Final = 200_000
-MAX_PRODUCE_RECORDS: Final = 2_000
+__all__ = ["check_assign", "check_budget", "check_coordinator", "check_estimate", "check_hash", "check_import",
+           "check_log", "check_produce", "check_replicas", "check_server_assign", "check_share_delivery", "check_wheel",
+           "replica_scan", "utf16_length", "wheel_levels"]
+
+
+def check_estimate(what: str, estimate: Estimate) -> None:
+    """Refuse ``estimate`` over ``CLI_CEILING``: one line, ``"<command>: estimated ... (drivers)"``."""
+    try:
+        check(estimate, CLI_CEILING)
+    except LimitError as exc:
+        raise LimitError(f"{what}: {exc}") from None
 
 
 def check_budget(what: str, work: int, budget: int, counted: str) -> None:
-    """Refuse ``work`` over ``budget`` with one line naming the request, the count and how it was counted."""
+    """A fixed count of units for a command the cost model does not cover yet (prefer ``check_estimate``)."""
     if work > budget:
         raise LimitError(f"{what}: asks for {work:,} units of work, the budget is {budget:,} ({counted})")
 
 
-# ----------------------------------------------------------------------------------------- assign
+def check_assign(scenario: Scenario, strategy: str, client: str = "java") -> None:
+    """The replay and the command's JSON in and out (whose estimate adds its seconds and its bytes: the
+    answer is built while the replay's results are held)."""
+    replay, io = estimate_assignment(scenario, strategy, client), estimate_cli_io(scenario, strategy)
+    check_estimate("assign", Estimate(replay.seconds + io.seconds, replay.peak_bytes + io.peak_bytes,
+                                      replay.drivers))
 
 
-def step_work(state: GroupState) -> int:
-    """Partitions plus subscriptions (member-topic pairs) of one group state."""
-    return state.total_partitions + sum(len(m.topics) for m in state.members)
-
-
-def assign_work(scenario: Scenario, strategy: str) -> int:
-    """``assign``'s work units: ``step_work`` summed over the steps, times the strategy's weight."""
-    weight = STRATEGY_WEIGHTS.get(strategy, DEFAULT_STRATEGY_WEIGHT)
-    return weight * sum(step_work(s) for s in scenario.steps)
-
-
-def general_path_work(scenario: Scenario, strategy: str) -> int:
-    """Partitions x members summed over the steps whose subscriptions differ (0 unless sticky-family)."""
-    if strategy not in GENERAL_PATH_STRATEGIES and strategy in STRATEGY_WEIGHTS:
-        return 0
-    return sum(s.total_partitions * len(s.members) for s in scenario.steps if _subscriptions_differ(s))
-
-
-def _subscriptions_differ(state: GroupState) -> bool:
-    return len({frozenset(m.topics) for m in state.members}) > 1
-
-
-def check_assign(scenario: Scenario, strategy: str) -> None:
-    """Both ``assign`` budgets; a ``LimitError`` line when either is exceeded."""
-    weight = STRATEGY_WEIGHTS.get(strategy, DEFAULT_STRATEGY_WEIGHT)
-    check_budget("assign", assign_work(scenario, strategy), MAX_ASSIGN_WORK,
-                 f"partitions + subscriptions summed over steps, x{weight} for {strategy}")
-    check_budget("assign", general_path_work(scenario, strategy), MAX_GENERAL_STICKY_WORK,
-                 f"{strategy} with differing subscriptions: partitions x members summed over steps")
-
-
-# ----------------------------------------------------------------------------- hash, coordinator
+def check_server_assign(scenario: Scenario, assignor: str) -> None:
+    replay, io = estimate_server_assignment(scenario, assignor), estimate_cli_io(scenario, assignor)
+    check_estimate("server-assign", Estimate(replay.seconds + io.seconds, replay.peak_bytes + io.peak_bytes,
+                                             replay.drivers))
 
 
 def check_hash(keys: int, partition_counts: int) -> None:
-    check_budget("hash", keys * partition_counts, MAX_HASH_CELLS, "keys x partition counts")
-
-
-def utf16_length(text: str) -> int:
-    """``String.length()`` in Java: UTF-16 code units (a character beyond U+FFFF counts 2)."""
-    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+    check_estimate("hash", estimate_hash(keys, partition_counts))
 
 
 def check_coordinator(group_ids: Iterable[str]) -> None:
-    check_budget("coordinator", sum(utf16_length(g) for g in group_ids), MAX_GROUP_ID_UNITS,
-                 "characters of the group ids summed")
-
-
-# -------------------------------------------------------------------------------------- wheel
-
-
-def wheel_levels(tick_ms: int, wheel_size: int, max_delay_ms: int) -> int:
-    """Wheels Kafka's ``TimingWheel`` may create for a delay: level ``k`` ticks every ``tick x size^k`` ms
-    and spans ``tick x size^(k+1)``; its current time lags the clock by less than one of its ticks, so a
-    delay ``d`` surely fits level ``k`` once ``d + tick_k - 1 < span_k`` (an upper bound, exceeding the
-    levels a run creates by at most one).
-    """
-    levels, tick, span = 1, tick_ms, tick_ms * wheel_size
-    while max_delay_ms + tick - 1 >= span:
-        tick, span = span, span * wheel_size
-        levels += 1
-    return levels
+    ids = list(group_ids)
+    check_estimate("coordinator", estimate_coordinator(len(ids), sum(utf16_length(g) for g in ids)))
 
 
 def check_wheel(tick_ms: int, wheel_size: int, delays: Sequence[int]) -> None:
     levels = wheel_levels(tick_ms, wheel_size, max(delays, default=0))
-    check_budget("wheel", len(delays) * levels, MAX_WHEEL_TASK_LEVELS,
-                 f"tasks x wheel levels; {levels} levels for the largest delay")
-
-
-# ----------------------------------------------------------------------------------- replicas
-
-
-def replica_scan(racks: Sequence[str | None]) -> int:
-    """Brokers the rack-aware placement may walk past per replica: those beyond the smallest rack's share."""
-    if not racks or any(r is None for r in racks):
-        return 0
-    sizes = Counter(racks).values()
-    return len(racks) - len(sizes) * min(sizes)
+    check_estimate("wheel", estimate_wheel(len(delays), levels))
 
 
 def check_replicas(racks: Sequence[str | None], partitions: int, replication_factor: int) -> None:
-    """``racks`` in broker order (None = no rack); rack-unaware placement is one unit per replica."""
-    replicas = max(partitions, 0) * max(replication_factor, 0)
-    check_budget("replicas", replicas * (1 + replica_scan(racks)), MAX_REPLICA_WORK,
-                 "replicas x (1 + brokers beyond the smallest rack's share)")
+    """``racks`` in broker order (None = no rack)."""
+    check_estimate("replicas", estimate_replicas(partitions, replication_factor, replica_scan(racks)))
 
 
-# ------------------------------------------------------------------------------ share-deliver
+def check_produce(records: int, faults: int) -> None:
+    check_estimate("produce", estimate_produce(records, faults))
+
+
+def check_log(records: int, batches: int, cleaner_actions: int) -> None:
+    check_estimate("log", estimate_partition_log(records, batches, cleaner_actions))
+
+
+def check_import(text_bytes: int) -> None:
+    check_estimate("import", estimate_import(text_bytes))
+
+
+MAX_SHARE_IN_FLIGHT: Final = 200_000
+MAX_SHARE_ANSWER_WORK: Final = 500_000
 
 
 def check_share_delivery(events: int, in_flight: int, answer: bool = False) -> None:
-    """``events`` x ``in_flight`` (the window's cap) within the simulation budget, or the CLI answer's."""
+    """The window cap, the CLI answer's size (``answer``), then the cost model's estimate."""
     check_budget("share-deliver", in_flight, MAX_SHARE_IN_FLIGHT,
                  "records the in-flight window may hold: 4 x (max.record.locks + largest max_records + "
                  "largest log batch), at most the log's span")
-    budget = MAX_SHARE_ANSWER_WORK if answer else MAX_SHARE_DELIVERY_WORK
-    counted = "events x records the window may hold" + (", each step's state written" if answer else "")
-    check_budget("share-deliver", events * in_flight, budget, counted)
-
-
-# ------------------------------------------------------------------------------------ produce
-
-
-def check_produce(records: int) -> None:
-    """``produce``: the records a run appends (the regular form's ``records`` or the ``timeline``'s length)."""
-    check_budget("produce", records, MAX_PRODUCE_RECORDS, "records, or the timeline's length")
+    if answer:
+        check_budget("share-deliver", events * in_flight, MAX_SHARE_ANSWER_WORK,
+                     "events x records the window may hold, each step's state written")
+    check_estimate("share-deliver", estimate_share_delivery(events, in_flight))

@@ -18,10 +18,11 @@ from engine import (
     strategy_of,
 )
 from ui.assignment_view import article_corrections, step_label, strategy_tabs
-from ui.cached import metrics_of, outcomes_or_error
+from ui.cached import metrics_of, outcomes_or_error, prepare_comparison
 from ui.client_choice import assignors_of, client_choice, client_notes, offer_note
 from ui.i18n import _, tr
 from ui.layout import page_setup
+from ui.offload import door
 from ui.presenter import assignment_handout_button
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario
@@ -98,6 +99,7 @@ def config_section() -> None:
 
 ref, step = current_ref(), choose_step()
 client = client_choice("assign")
+door(prepare_comparison, ref, client)  # the cost model first: refused in one line, or computed off this thread
 with st.spinner(_("Computing the client and server-side (KIP-848) assignments...")):
     results = {a: outcomes_or_error(ref, a) for a in assignors_of(client)}
 offer_note(client)

@@ -16,11 +16,12 @@ from engine import (
     step_labels,
 )
 from engine.charts.rebalance import SPEEDS
-from ui.cached import animations_figure, outcomes_or_error, pause_figure, pause_of
+from ui.cached import animations_figure, outcomes_or_error, pause_figure, pause_of, prepare_comparison
 from ui.client_choice import assignors_of, client_choice, offer_note
 from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.numbers import whole_number_input
+from ui.offload import door
 from ui.presenter import step_buttons
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario, share_widget
@@ -137,6 +138,7 @@ share_widget("rebalance.step", step_key, int)  # ...and the chosen step is writt
 ref = current_ref() if timeline.scenario is current_scenario() else ScenarioRef.of(timeline.scenario)
 timings, crashed = timings_section(timeline, step)
 client = client_choice("rebalance")
+door(prepare_comparison, ref, client)  # the cost model first: refused in one line, or computed off this thread
 offer_note(client)
 numbers_section(ref, step, timings, crashed, client)
 animations_section(ref, timeline, step, client)

@@ -1,121 +1,108 @@
-"""Work budgets (engine.budgets): each one at its edge, and each command refusing one unit over it.
+"""The command line's door (engine.budgets over engine.cost): every command estimates before any work and
+refuses a request over ``CLI_CEILING`` with one line naming the estimate, the ceiling and what drives it.
 
-The largest allowed inputs are run for real (timed) by ``python -m bench fuzz_cli``'s ``budgets`` family;
-here the counting is checked at the edge and the refusal comes before any work is done.
+A request far over is refused at once (before any assignment, hash or placement runs); one well within runs.
+Every door is checked by lowering the ceiling to nothing: each command must then refuse, naming itself.
+The commands whose size limits (``engine.inputs`` and their own) already keep the largest request under the
+ceiling are asserted to, so the ceiling never silently stops binding where it must.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import time
+from typing import Any
+
 import pytest
 
 from engine import budgets
-from engine.budgets import (
-    MAX_ASSIGN_WORK,
-    MAX_GENERAL_STICKY_WORK,
-    MAX_GROUP_ID_UNITS,
-    MAX_HASH_CELLS,
-    MAX_REPLICA_WORK,
-    MAX_WHEEL_TASK_LEVELS,
-    assign_work,
-    general_path_work,
-    wheel_levels,
-)
+from engine.admin.cli import main as import_main
+from engine.budgets import wheel_levels
 from engine.consumer.group import cli_assign
-from engine.coordinator.offsets_partition import cli_coordinator
-from engine.coordinator.target_assignment import MAX_PARTITIONS_ALL_STEPS, cli_server_assign
+from engine.consumer.librdkafka.cli import cli_assign as cli_assign_any_client
+from engine.coordinator.offsets_partition import MAX_CLI_GROUP_IDS, cli_coordinator
+from engine.coordinator.target_assignment import cli_server_assign
+from engine.cost import (
+    Ceiling,
+    estimate_coordinator,
+    estimate_hash,
+    estimate_import,
+    estimate_partition_log,
+    estimate_produce,
+    estimate_replicas,
+    estimate_wheel,
+)
 from engine.errors import LimitError
-from engine.producer.cli import cli_hash
-from engine.scenario import parse_scenario
-from engine.server.replicas import cli_replicas
+from engine.inputs import MAX_DOCUMENT_BYTES
+from engine.producer.cli import MAX_CLI_KEYS, cli_hash
+from engine.producer.idempotence import MAX_FAULTS, cli_produce
+from engine.producer.idempotence import MAX_RECORDS as MAX_PRODUCE_RECORDS
+from engine.server.replicas import MAX_REPLICAS_TOTAL, cli_replicas
 from engine.server.timer.cases import cli_wheel
 from engine.server.timer.driver import simulate
-from engine.server.timer.model import TaskSpec, WheelConfig
+from engine.server.timer.model import MAX_DELAY_MS, MAX_TRACED_TASKS, TaskSpec, WheelConfig
+from engine.storage.partition_log import MAX_ACTIONS, MAX_BATCHES, cli_log
+from engine.storage.partition_log import MAX_RECORDS as MAX_LOG_RECORDS
+from engine.tools.records import MAX_TEXT_BYTES
 
 
-def case(strategy: str, topics: dict[str, int], members: list[dict[str, object]], steps: int = 1) -> dict:
-    step = {"topics": topics, "members": members}
+def members(count: int, topics: list[str], differing: bool) -> list[dict[str, Any]]:
+    return [{"id": f"C{i}", "topics": topics[: 1 + i % len(topics)] if differing else topics} for i in range(count)]
+
+
+def link_shape(strategy: str, steps: int = 100) -> dict[str, Any]:
+    """Issue 22's share link (20 topics x 100,000 partitions, 200 members on differing topics), 100 steps:
+    ten times the link, whose 10 steps the CLI ceiling still lets through for range (about 45 s)."""
+    topics = {f"t{i}": 100_000 for i in range(20)}
+    step = {"topics": topics, "members": members(200, list(topics), differing=True)}
     return {"strategy": strategy, "steps": [step] * steps}
 
 
+def refused(call: Any, *args: Any) -> str:
+    start = time.perf_counter()
+    with pytest.raises(LimitError) as info:
+        call(*args)
+    assert time.perf_counter() - start < 10.0, "refused only after working"  # the work: minutes
+    line = str(info.value)
+    assert "\n" not in line and "over the command line's ceiling of 120 s and 4,096 MiB" in line
+    return line
+
+
 def test_module_worked_example() -> None:
-    doc = case("range", {"t0": 1_000}, [{"id": f"C{i}", "topics": ["t0"]} for i in range(10)], steps=2)
-    assert assign_work(parse_scenario(doc), "range") == 2 * (1_000 + 10) == 2_020
     assert wheel_levels(1, 2, 2**40) == 41 and wheel_levels(1, 20, 25) == 2
 
 
-def topics_worth(units: int) -> dict[str, int]:
-    """Topics whose partitions + one subscription each (one member subscribed to all) make ``units``."""
-    topics: dict[str, int] = {}
-    while units > 0:
-        partitions = min(99_999, units - 1)
-        if units - partitions - 1 == 1:
-            partitions -= 1
-        topics[f"t{len(topics)}"] = partitions
-        units -= partitions + 1
-    return topics
+@pytest.mark.parametrize("strategy", ["range", "roundrobin", "sticky", "cooperative-sticky"])
+def test_assign_far_over_is_refused_naming_the_shape(strategy: str) -> None:
+    line = refused(cli_assign, link_shape(strategy))
+    assert line.startswith("assign: estimated ")
+    assert line.endswith(f"(2,000,000 partitions x 200 members ({strategy}, differing subscriptions), 100 steps)")
 
 
-@pytest.mark.parametrize(
-    ("strategy", "weight"), [("range", 1), ("roundrobin", 1), ("sticky", 2), ("cooperative-sticky", 4)]
-)
-def test_assign_budget_edge_per_strategy(strategy: str, weight: int) -> None:
-    topics = topics_worth(MAX_ASSIGN_WORK // weight)
-    edge = parse_scenario(case(strategy, topics, [{"id": "C0", "topics": list(topics)}]))
-    assert assign_work(edge, strategy) == MAX_ASSIGN_WORK
-    budgets.check_assign(edge, strategy)
-    more = {**topics, "t0": topics["t0"] + 1}
-    with pytest.raises(LimitError, match=f"assign: asks for {MAX_ASSIGN_WORK + weight:,} units"):
-        cli_assign(case(strategy, more, [{"id": "C0", "topics": list(more)}]))
+def test_assign_within_runs() -> None:
+    topics = {"t0": 1_000, "t1": 1_000}
+    for strategy in ("range", "sticky", "cooperative-sticky"):
+        answer = cli_assign({"strategy": strategy, "topics": topics, "members": members(10, list(topics), True)})
+        assert len(answer["steps"]) == 1
 
 
-def test_assign_budget_counts_every_step() -> None:
-    members = [{"id": "C0", "topics": ["t0"]}]
-    steps = MAX_ASSIGN_WORK // (99_999 + 1)
-    assert (
-        assign_work(parse_scenario(case("range", {"t0": 99_999}, members, steps)), "range") == MAX_ASSIGN_WORK
-    )
-    with pytest.raises(LimitError, match="summed over steps"):
-        cli_assign(case("range", {"t0": 99_999}, members, steps + 1))
+def test_librdkafka_cooperative_sticky_is_estimated_as_librdkafka_runs_it() -> None:
+    """librdkafka's port weighs every partition against every member: far dearer than Java's at scale."""
+    topics = {f"t{i}": 2_000 for i in range(100)}
+    step = {"topics": topics, "members": members(2_000, list(topics), differing=False)}
+    case = {"strategy": "cooperative-sticky", "client": "librdkafka", "steps": [step, step]}
+    line = refused(cli_assign_any_client, case)
+    assert "(200,000 partitions x 2,000 members (librdkafka cooperative-sticky), 2 steps)" in line
+    cli_assign_any_client({**case, "client": "java", "steps": [step]})  # Java's: within the ceiling
 
 
-def test_general_sticky_budget_edge() -> None:
-    members = [{"id": f"C{i}", "topics": ["t1"]} for i in range(199)] + [{"id": "Z", "topics": ["t0"]}]
-    edge = parse_scenario(case("sticky", {"t0": 99_999, "t1": 1}, members))
-    assert general_path_work(edge, "sticky") == MAX_GENERAL_STICKY_WORK
-    assert general_path_work(edge, "range") == 0  # range has no general path
-    with pytest.raises(LimitError, match="differing subscriptions: partitions x members"):
-        cli_assign(case("cooperative-sticky", {"t0": 99_999, "t1": 2}, members))
-    same = [
-        {"id": f"C{i}", "topics": ["t0", "t1"]} for i in range(200)
-    ]  # equal subscriptions: no general path
-    assert general_path_work(parse_scenario(case("sticky", {"t0": 99_999, "t1": 2}, same)), "sticky") == 0
-
-
-def test_hash_budget_edge() -> None:
-    budgets.check_hash(10_000, 100)
-    assert 10_000 * 100 == MAX_HASH_CELLS
-    with pytest.raises(LimitError, match="keys x partition counts"):
-        cli_hash({"keys_hex": ["00"] * 10_001, "partitions": list(range(1, 101))})
-
-
-def test_coordinator_budget_edge_counts_utf16_units() -> None:
-    budgets.check_coordinator(["g" * 10_000] * 400)
-    assert 400 * 10_000 == MAX_GROUP_ID_UNITS
-    with pytest.raises(LimitError, match="characters of the group ids"):
-        cli_coordinator({"group_ids": ["g" * 10_000] * 400 + ["x"]})
-    assert budgets.utf16_length("\U0001f600\ud800a") == 4  # a pair counts 2, as String.length() does
-
-
-def test_wheel_budget_edge() -> None:
-    tasks = MAX_WHEEL_TASK_LEVELS // 41
-    budgets.check_wheel(1, 2, [2**40] * tasks)
-    doc = {
-        "tick_ms": 1,
-        "wheel_size": 2,
-        "tasks": [{"id": f"t{i}", "delay_ms": 2**40} for i in range(tasks + 1)],
-    }
-    with pytest.raises(LimitError, match="41 levels for the largest delay"):
-        cli_wheel(doc)
+def test_server_assign_far_over_is_refused() -> None:
+    topics = {f"t{i}": 20_000 for i in range(10)}
+    step = {"topics": topics, "members": members(2_000, list(topics), differing=True)}
+    line = refused(cli_server_assign, {"assignor": "uniform", "steps": [step] * 5})
+    assert line.startswith("server-assign: estimated ") and "uniform (KIP-848), differing subscriptions" in line
 
 
 @pytest.mark.parametrize(
@@ -130,31 +117,76 @@ def test_wheel_budget_edge() -> None:
         (2, 3, 999, [0, 1, 2, 5_000]),
     ],
 )
-def test_wheel_levels_bound_the_levels_a_run_creates(
-    tick: int, size: int, start: int, delays: list[int]
-) -> None:
+def test_wheel_levels_bound_the_levels_a_run_creates(tick: int, size: int, start: int, delays: list[int]) -> None:
     trace = simulate(WheelConfig(tick, size, start), [TaskSpec(f"t{i}", d) for i, d in enumerate(delays)])
     assert 0 <= wheel_levels(tick, size, max(delays)) - len(trace.levels) <= 1
 
 
-def test_replicas_budget_edge_on_uneven_racks() -> None:
-    racks = ["A"] + ["B"] * 9_999  # one broker on A: the scan may walk past 9,998 brokers per replica
-    assert budgets.replica_scan(racks) == 9_998
-    budgets.check_replicas(racks, 500, 2)  # 1,000 replicas x 9,999 units
-    assert 1_000 * 9_999 <= MAX_REPLICA_WORK < 1_002 * 9_999
-    brokers = [{"id": i, "rack": r} for i, r in enumerate(racks)]
-    with pytest.raises(LimitError, match="replicas x"):
-        cli_replicas({"brokers": brokers, "partitions": 501, "replication_factor": 2, "fixed_start_index": 0})
-    even = [f"r{i % 7}" for i in range(10_000)]  # even racks: a few brokers per replica at most
-    assert budgets.replica_scan(even) == 10_000 - 7 * 1_428
-    budgets.check_replicas(even, 100_000, 10)
-    budgets.check_replicas([None] * 10_000, 100_000, 10)
+def test_utf16_and_rack_scan_shapes() -> None:
+    assert budgets.utf16_length("\U0001f600\ud800a") == 4  # a pair counts 2, as String.length() does
+    assert budgets.replica_scan(["A"] + ["B"] * 9_999) == 9_998
+    assert budgets.replica_scan([f"r{i % 7}" for i in range(10_000)]) == 10_000 - 7 * 1_428
+    assert budgets.replica_scan([None, "A"]) == 0
 
 
-def test_server_assign_budget_edge() -> None:
-    members = [{"id": f"m{j}", "topics": ["t0", "t1"]} for j in range(2)]
-    steps = [{"topics": {"t0": 50_000, "t1": 50_000}, "members": members}] * 10
-    assert 10 * 100_000 == MAX_PARTITIONS_ALL_STEPS
-    over = steps[:-1] + [{"topics": {"t0": 50_000, "t1": 50_001}, "members": members}]
-    with pytest.raises(LimitError, match="partitions summed over all steps"):
-        cli_server_assign({"steps": over})
+def test_size_limits_keep_these_commands_within_the_ceiling() -> None:
+    """hash, coordinator, wheel, replicas, produce, log and import cannot be asked for more than the ceiling: their
+    largest inputs are estimated within it (the estimate is still checked at each door, see below)."""
+    largest = [
+        estimate_hash(MAX_CLI_KEYS, 100),
+        estimate_coordinator(MAX_CLI_GROUP_IDS, MAX_DOCUMENT_BYTES),
+        estimate_wheel(MAX_TRACED_TASKS, wheel_levels(1, 2, MAX_DELAY_MS)),  # about 1.5 minutes, the dearest
+        estimate_replicas(MAX_REPLICAS_TOTAL // 2, 2, 9_998),
+        estimate_produce(MAX_PRODUCE_RECORDS, MAX_FAULTS),
+        estimate_partition_log(MAX_LOG_RECORDS, MAX_BATCHES, MAX_ACTIONS),
+        estimate_import(MAX_TEXT_BYTES),
+    ]
+    for estimate in largest:
+        budgets.check_estimate("largest", estimate)
+
+
+DOORS: list[tuple[str, Any, Any]] = [
+    ("assign", cli_assign, {"strategy": "range", "topics": {"t0": 3}, "members": [{"id": "a", "topics": ["t0"]}]}),
+    ("assign", cli_assign_any_client, {"strategy": "range", "client": "librdkafka", "topics": {"t0": 3},
+                                       "members": [{"id": "a", "topics": ["t0"]}]}),
+    ("server-assign", cli_server_assign, {"topics": {"t0": 3}, "members": [{"id": "a", "topics": ["t0"]}]}),
+    ("hash", cli_hash, {"keys_hex": ["00"], "partitions": [3]}),
+    ("coordinator", cli_coordinator, {"group_ids": ["g"]}),
+    ("wheel", cli_wheel, {"tick_ms": 1, "wheel_size": 20, "tasks": [{"id": "a", "delay_ms": 5}]}),
+    ("replicas", cli_replicas, {"brokers": [{"id": 0, "rack": None}], "partitions": 1, "replication_factor": 1}),
+    ("produce", cli_produce, {"records": 3}),
+    ("log", cli_log, {"workload": {"batches": 3}}),
+]
+
+
+@pytest.mark.parametrize(("name", "handler", "payload"), DOORS)
+def test_every_door_checks_the_estimate_before_work(name: str, handler: Any, payload: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    handler(payload)  # within the ceiling: answered
+    monkeypatch.setattr(budgets, "CLI_CEILING", Ceiling("command line", 0.0, 0))
+    with pytest.raises(LimitError, match=f"^{name}: estimated .* over the command line's ceiling of 0.0 s"):
+        handler(payload)
+
+
+def test_import_checks_the_estimate(monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "groups.txt"
+    text.write_text("GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID\n"
+                    "g t0 0 1 2 1 c-1 /1.2.3.4 c\n")
+    monkeypatch.setattr(budgets, "CLI_CEILING", Ceiling("command line", 0.0, 0))
+    assert import_main(["--from-text", str(text)]) == 2
+    assert capsys.readouterr().err.startswith("error: import: estimated ")
+
+
+def test_cli_refusal_is_exit_2_and_one_line_and_a_batch_item_error() -> None:
+    document = json.dumps([link_shape("sticky"), {"strategy": "range", "topics": {"t0": 2},
+                                                  "members": [{"id": "a", "topics": ["t0"]}]}])
+    done = subprocess.run([sys.executable, "-m", "engine", "assign"], input=document.encode(), capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0
+    answers = json.loads(done.stdout)
+    assert answers[0]["error"].startswith("assign: estimated ") and "steps" in answers[1]
+    single = subprocess.run([sys.executable, "-m", "engine", "assign"], input=json.dumps(link_shape("range")).encode(),
+                            capture_output=True, timeout=60)
+    assert single.returncode == 2 and single.stdout == b""
+    assert single.stderr.decode().count("\n") == 1 and single.stderr.startswith(b"error: assign: estimated ")

@@ -93,10 +93,11 @@ def test_a_batch_mixes_clients_item_by_item() -> None:
 
 
 def test_limits_are_one_line_before_any_work() -> None:
-    members = [{"id": f"c{i}", "topics": ["t0"]} for i in range(300)]
-    big = {"strategy": "cooperative-sticky", "client": "librdkafka", "topics": {"t0": 10_000}, "members": members}
+    members = [{"id": f"c{i}", "topics": ["t0"]} for i in range(2_000)]  # 200,000,000 partitions x members
+    big = {"strategy": "cooperative-sticky", "client": "librdkafka", "topics": {"t0": 100_000}, "members": members}
     proc = _run(big)
-    assert proc.returncode == 2 and "assign (librdkafka cooperative-sticky)" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.startswith("error: assign: estimated ")
+    assert "(100,000 partitions x 2,000 members (librdkafka cooperative-sticky), 1 step)" in proc.stderr
     imported = {**MIXED, "client": "librdkafka", "current_assignment": {"m1": ["t0-0"]}}
     proc = _run(imported)
     assert proc.returncode == 2 and proc.stderr.startswith("error: current_assignment: not modelled")

@@ -1,27 +1,29 @@
 """Every cached engine call and figure of the dashboard, in one place.
 
-One idiom: a scenario goes in as a ``ScenarioRef`` (``ui.state``), which Streamlit hashes by its 64-character
-key alone (``hash_funcs``), never by the JSON it carries; every other argument is a small hashable value
-(an ``Assignor``, a step number, frozen timings).  Every wrapper states ``max_entries``.
+One idiom: a scenario goes in as a ``ScenarioRef`` (``ui.state``), equal and hashed by its 64-character key
+alone, never by the JSON it carries; every other argument is a small hashable value (an ``Assignor``, a step
+number, frozen timings).  Every wrapper keeps its results in the server's one cache, bounded by bytes across all
+sessions (``ui.memo``: least recently used out first).
 
-Results and figures use ``st.cache_resource``: the same inputs give the very same object, read-only by
-convention.  Unpickling a Plotly figure from ``st.cache_data`` re-validates every array (about 0.3 s for a
-2,000-partition animation), and an identical figure is what keeps a running animation from restarting on a
-rerun; ``frozen`` also spares ``st.plotly_chart`` its per-rerun ``to_dict``.  ``st.cache_data`` stays for
-small values a page may modify (key samples, tables).  Errors are not cached: Streamlit re-raises them on
-the next call, and ``outcomes_or_error`` turns a server assignor's refusal into a message.
+Results and figures are shared: the same inputs give the very same object, read-only by convention (an
+identical figure is what keeps a running animation from restarting on a rerun; ``frozen`` also spares
+``st.plotly_chart`` its per-rerun ``to_dict``).  ``memo(copy=True)`` gives each call its own copy, for small
+values a page may modify (key samples, tables).  Errors are not cached, and ``outcomes_or_error`` turns a
+refusal into a message.
+
+Work a scenario can start goes through the cost model first (``engine.cost``, ``ui.offload``): assignments,
+the rolling restart and the protocol walkthrough run inline when small, in a worker process when large, and
+are refused in one line over the dashboard's ceiling; ``prepare_comparison`` does it for a whole page at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import pyarrow as pa
-import streamlit as st
 
 from engine.charts.assignment import assignment_grid, consumer_rows, load_bars, topic_owner_figure
 from engine.charts.rebalance import Panel, pause_timeline_figure, rebalance_animations
@@ -35,16 +37,24 @@ from engine.comparison import (
     SERVER,
     Assignor,
     StepOutcome,
+    client_assignors,
     outcomes,
     revoked_partitions,
     step_pause,
 )
-from engine.consumer.group import assign_once
 from engine.consumer.librdkafka import LibrdkafkaFailure
 from engine.consumer.member_ids import short_labels
-from engine.consumer.membership import RollingRestartConfig, comparison_of, rolling_restart
+from engine.consumer.membership import RollingRestartConfig
 from engine.consumer.metrics import BalanceMetrics, balance_metrics
 from engine.consumer.pause import PauseReport, ProtocolTimings
+from engine.cost import (
+    Estimate,
+    estimate_assignment,
+    estimate_comparison,
+    estimate_protocol_timeline,
+    estimate_rolling_restart,
+    estimate_server_assignment,
+)
 from engine.producer import keysample, null_keys
 from engine.producer.partitioners import client_partitions
 from engine.producer.remap import remap_curve
@@ -57,19 +67,10 @@ from engine.share.capacity import CapacityComparison, CapacityInputs, compare
 from engine.share.consumers import Workload
 from engine.share.timeline import Timeline, build_timeline
 from engine.sizing import SizingInputs, cost_curves
+from ui import worker
+from ui.memo import cached_call, memo
+from ui.offload import prepare, run
 from ui.state import ScenarioRef
-
-HASH_FUNCS: dict[Any, Callable[[Any], Any]] = {ScenarioRef: lambda ref: ref.key}
-
-
-def resource(max_entries: int, spinner: bool | str = False) -> Any:
-    """``st.cache_resource`` with the dashboard's hashing of ``ScenarioRef``."""
-    return st.cache_resource(max_entries=max_entries, show_spinner=spinner, hash_funcs=HASH_FUNCS)
-
-
-def data(max_entries: int, spinner: bool | str = False) -> Any:
-    """``st.cache_data`` (a copy per call: values a page may modify); ``ScenarioRef`` hashed the same way."""
-    return st.cache_data(max_entries=max_entries, show_spinner=spinner, hash_funcs=HASH_FUNCS)
 
 
 def frozen(fig: go.Figure) -> go.Figure:
@@ -84,15 +85,39 @@ def frozen(fig: go.Figure) -> go.Figure:
 # ---------------------------------------------------------------- a scenario under every assignor
 
 
-@resource(16)
 def scenario_of(ref: ScenarioRef) -> Scenario:
-    return loads_scenario(ref.json)
+    """The scenario of ``ref`` (the one ``ui.state.set_scenario`` keeps, else parsed from its JSON once)."""
+    return cached_call(("scenario", ref.key), lambda: loads_scenario(ref.json))
 
 
-@resource(64)
+@memo()
+def estimate_of(ref: ScenarioRef, assignor: Assignor) -> Estimate:
+    """What ``outcomes_of`` will cost (``engine.cost``), before any of it runs."""
+    scenario = scenario_of(ref)
+    if assignor.group_protocol == "classic":
+        return estimate_assignment(scenario, assignor.name, assignor.client)
+    return estimate_server_assignment(scenario, assignor.name)
+
+
+@memo()
+def comparison_estimate(ref: ScenarioRef, client: str) -> Estimate:
+    """Everything Assignments and Rebalance compute for ``client`` (its strategies and the KIP-848 pair)."""
+    return estimate_comparison(scenario_of(ref), client)
+
+
 def outcomes_of(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome]:
-    """Every step under one assignor; a KIP-848 assignor may raise (``ASSIGNMENT_ERRORS``)."""
-    return outcomes(scenario_of(ref), assignor)
+    """Every step under one assignor; a KIP-848 assignor may raise (``ASSIGNMENT_ERRORS``), and work over
+    the dashboard's ceiling is a ``LimitError`` (``ui.offload.run``: inline, a worker or refused)."""
+    return run(("outcomes", ref.key, assignor), outcomes, (scenario_of(ref), assignor), estimate_of(ref, assignor))
+
+
+def prepare_comparison(ref: ScenarioRef, client: str) -> None:
+    """Before a page compares ``client``'s assignors: refuse the lot in one line over the ceiling, or compute
+    the missing ones in the worker while the page waits (nothing to do when the whole is inline work)."""
+    scenario = scenario_of(ref)
+    requests = [(("outcomes", ref.key, a), outcomes, (scenario, a), estimate_of(ref, a))
+                for a in client_assignors(client)]
+    prepare(requests, comparison_estimate(ref, client), comparison_estimate(ref, client).drivers)
 
 
 def outcomes_or_error(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome] | str:
@@ -103,7 +128,7 @@ def outcomes_or_error(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome]
         return str(exc)
 
 
-@resource(64)
+@memo()
 def client_crash_of(ref: ScenarioRef, assignor: Assignor) -> str | None:
     """Where the real client itself would crash on the scenario (``LibrdkafkaFailure``), else None (a limit
     or another refusal is not a crash)."""
@@ -116,42 +141,42 @@ def client_crash_of(ref: ScenarioRef, assignor: Assignor) -> str | None:
     return None
 
 
-@resource(64)
+@memo()
 def metrics_of(ref: ScenarioRef, assignor: Assignor, step: int) -> BalanceMetrics:
     scenario = scenario_of(ref)
     assignment = outcomes_of(ref, assignor)[step].assignment
     return balance_metrics(assignment, scenario.steps[step], scenario.weights)
 
 
-@resource(64)
+@memo()
 def grid_figure(ref: ScenarioRef, assignor: Assignor, step: int, title: str = "", short: bool = False) -> go.Figure:
     state, assignment = scenario_of(ref).steps[step], outcomes_of(ref, assignor)[step].assignment
     labels = short_labels(state.member_ids) if short else None
     return frozen(assignment_grid(assignment, state.topics, state.member_ids, title, labels))
 
 
-@resource(64)
+@memo()
 def bars_figure(ref: ScenarioRef, assignor: Assignor, step: int, short: bool = False) -> go.Figure:
     m = metrics_of(ref, assignor, step)
     labels = short_labels(list(m.partitions_per_member)) if short else None
     return frozen(load_bars(m.partitions_per_member, m.load_per_member, labels=labels))
 
 
-@resource(32)
+@memo()
 def topic_figure(ref: ScenarioRef, assignor: Assignor, step: int, topic: str) -> go.Figure:
     """Drill-down of an aggregated grid: who owns each partition of one topic."""
     state, assignment = scenario_of(ref).steps[step], outcomes_of(ref, assignor)[step].assignment
     return frozen(topic_owner_figure(assignment, topic, state.topics.get(topic, 0), state.member_ids))
 
 
-@data(16)
+@memo(copy=True)
 def member_table(ref: ScenarioRef, assignor: Assignor, step: int) -> pd.DataFrame:
     """One row per consumer (partitions, topics, load, first partitions): the searchable table of big groups."""
     assignment, m = outcomes_of(ref, assignor)[step].assignment, metrics_of(ref, assignor, step)
     return consumer_rows(assignment, scenario_of(ref).steps[step].member_ids, m.load_per_member)
 
 
-@resource(16)
+@memo()
 def animations_figure(ref: ScenarioRef, assignors: tuple[Assignor, ...], step: int, frame_ms: int) -> go.Figure:
     """Every chosen strategy's rebalance from ``step - 1`` to ``step`` in one figure with one Play (issue 11)."""
     scenario, panels, note = scenario_of(ref), [], ""
@@ -166,7 +191,7 @@ def animations_figure(ref: ScenarioRef, assignors: tuple[Assignor, ...], step: i
     return frozen(rebalance_animations(panels, frame_ms, note))
 
 
-@resource(64)
+@memo()
 def pause_of(ref: ScenarioRef, assignor: Assignor, step: int, timings: ProtocolTimings,
              crashed: tuple[str, ...]) -> PauseReport:
     steps = outcomes_of(ref, assignor)
@@ -178,7 +203,7 @@ PAUSE_FIGURE = {"eager (sticky)": CLIENT["sticky"],
                 "consumer KIP-848 (uniform)": SERVER["uniform"]}
 
 
-@resource(32)
+@memo()
 def pause_figure(ref: ScenarioRef, step: int, timings: ProtocolTimings,
                  crashed: tuple[str, ...]) -> go.Figure:
     """Eager, cooperative and KIP-848 pauses of one step (an assignor refusing the scenario is left out)."""
@@ -194,51 +219,51 @@ def pause_figure(ref: ScenarioRef, step: int, timings: ProtocolTimings,
 # ---------------------------------------------------------------- group protocol
 
 
-@data(64)
 def first_assignment(ref: ScenarioRef, strategy: str) -> dict[str, list[str]]:
     """The assignment a new group gets (step 0), as ``"t0-2"`` strings for the walkthrough's text."""
-    return {m: [str(tp) for tp in tps] for m, tps in assign_once(scenario_of(ref).first, strategy).items()}
+    scenario = scenario_of(ref)
+    return run(("first_assignment", ref.key, strategy), worker.first_assignment, (scenario.first, strategy),
+               estimate_protocol_timeline(scenario))
 
 
-@data(32, "Replaying the rolling restart...")
 def rolling_restarts(ref: ScenarioRef, config: RollingRestartConfig, strategies: tuple[str, ...]) -> tuple:
     """The comparison rows and the timelines, from one replay per strategy and membership kind."""
-    first = scenario_of(ref).first
-    timelines = [rolling_restart(first, s, config, static) for s in strategies for static in (False, True)]
-    return [comparison_of(t) for t in timelines], timelines
+    scenario = scenario_of(ref)
+    return run(("rolling_restarts", ref.key, config, strategies), worker.rolling_restarts,
+               (scenario.first, config, strategies), estimate_rolling_restart(scenario, strategies))
 
 
 # ---------------------------------------------------------------- keys
 
 
-@data(8, "Generating keys…")
+@memo("Generating keys…", copy=True)
 def generated_keys(spec: keysample.SampleSpec) -> pa.Array:
     return keysample.generate(spec)
 
 
-@data(8, "Reading keys…")
+@memo("Reading keys…", copy=True)
 def pasted_keys(text: str) -> pa.Array:
     return keysample.parse_pasted(text)
 
 
-@data(4, "Reading the upload…")
+@memo("Reading the upload…", copy=True)
 def uploaded_keys(content: bytes, name: str, column: str | None) -> pa.Array:
     return keysample.parse_upload(content, name, column or None)
 
 
-@data(32, "Hashing keys…")
+@memo("Hashing keys…", copy=True)
 def placements(_keys: pa.Array, sample_id: str, partitions: int, partitioner: str) -> np.ndarray:
     """``_keys`` is not hashed: ``sample_id`` names the sample."""
     return client_partitions(_keys, partitions, partitioner)
 
 
-@data(16, "Computing remaps…")
+@memo("Computing remaps…", copy=True)
 def remap_curve_of(_keys: pa.Array, sample_id: str, from_partitions: int,
                    counts: tuple[int, ...]) -> list[tuple[int, float]]:
     return remap_curve(_keys, from_partitions, counts)
 
 
-@data(16, "Simulating the producer…")
+@memo("Simulating the producer…", copy=True)
 def null_key_runs(config: null_keys.ProducerConfig) -> dict[str, null_keys.ProducerRun]:
     return null_keys.simulate_all(config)
 
@@ -246,25 +271,25 @@ def null_key_runs(config: null_keys.ProducerConfig) -> dict[str, null_keys.Produ
 # ---------------------------------------------------------------- sizing and the timing wheel
 
 
-@data(32, "Computing costs…")
+@memo("Computing costs…", copy=True)
 def sizing_curves(inputs: SizingInputs, counts: tuple[int, ...]) -> dict[str, list[float]]:
     return cost_curves(inputs, counts)
 
 
-@data(16, "Running the wheel…")
+@memo("Running the wheel…", copy=True)
 def wheel_run(config: WheelConfig, tasks: tuple[TaskSpec, ...]) -> tuple[WheelTrace, list[WheelFrame]]:
     trace = simulate(config, list(tasks))
     return trace, wheel_frames(trace)
 
 
-@resource(8, "Building the animation…")
+@memo("Building the animation…")
 def wheel_animation_figure(config: WheelConfig, tasks: tuple[TaskSpec, ...], first: int, window: int,
                            levels: int) -> go.Figure:
     _, frames = wheel_run(config, tasks)
     return wheel_animation(frames[first:first + window], config, levels)
 
 
-@data(32)
+@memo(copy=True)
 def wheel_costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[CostRow]:
     return measure_costs(count, seed=1, config=WheelConfig(tick_ms, wheel_size, 0), order=order)
 
@@ -273,7 +298,7 @@ def wheel_costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[C
 # The input is the CLI's JSON document as text (hashed as a string); engine modules are imported on first use.
 
 
-@data(32, "Simulating the producer…")
+@memo("Simulating the producer…", copy=True)
 def produce_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``python -m engine produce`` on ``document``: the report and the animation frames."""
     import json
@@ -284,7 +309,7 @@ def produce_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]
     return idempotence.report(run), run.frames
 
 
-@resource(16)
+@memo()
 def produce_figures(document: str) -> dict[str, go.Figure]:
     from engine.charts.producer import batch_animation, log_strip, request_timeline
 
@@ -293,7 +318,7 @@ def produce_figures(document: str) -> dict[str, go.Figure]:
             "animation": frozen(batch_animation(frames, result["batches"]))}
 
 
-@data(16, "Replaying the transactions…")
+@memo("Replaying the transactions…", copy=True)
 def txn_result(document: str) -> dict[str, Any]:
     import json
 
@@ -302,7 +327,7 @@ def txn_result(document: str) -> dict[str, Any]:
     return replay(json.loads(document))
 
 
-@data(32, "Building the log…")
+@memo("Building the log…", copy=True)
 def log_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``python -m engine log`` on ``document`` (with frames) and the records before/after each cleaning."""
     import json
@@ -313,7 +338,7 @@ def log_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return out, run.compactions
 
 
-@resource(16)
+@memo()
 def log_animation_figure(document: str) -> go.Figure:
     from engine.charts.log import segments_animation
 
@@ -321,7 +346,7 @@ def log_animation_figure(document: str) -> go.Figure:
     return frozen(segments_animation(out["frames"], out["config"]["segment.bytes"]))
 
 
-@resource(1)
+@memo(size=lambda starter: 0)  # one object per process, holding a JVM's handle: not data
 def spark_starter() -> Any:
     """The one ``SessionStarter`` of this process (starts the dashboard's SparkSession in a thread)."""
     from engine.spark.session import SessionOptions, SessionStarter
@@ -329,7 +354,7 @@ def spark_starter() -> Any:
     return SessionStarter(SessionOptions())
 
 
-@resource(16)
+@memo()
 def side_ref(ref: ScenarioRef, partitions: int) -> ScenarioRef:
     """The scenario one side of the Compare page runs on (``engine.side_by_side.scenario_for``)."""
     from engine.comparison import CLIENT
@@ -341,18 +366,18 @@ def side_ref(ref: ScenarioRef, partitions: int) -> ScenarioRef:
 # ------------------------------------------------------------------- share delivery (KIP-932)
 
 
-@resource(16, spinner=True)
+@memo()
 def share_timeline(workload: Workload) -> Timeline:
     """Share consumers over one share partition, the frames of its timeline and the summary."""
     return build_timeline(workload)
 
 
-@resource(16)
+@memo()
 def share_delivery_figure(workload: Workload) -> go.Figure:
     return frozen(delivery_animation(share_timeline(workload)))
 
 
-@resource(32, spinner=True)
+@memo()
 def share_capacity(inputs: CapacityInputs) -> CapacityComparison:
     """Consumer group or share group for a throughput target, the share group measured on ``SharePartition``."""
     return compare(inputs)

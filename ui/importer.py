@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.admin.connection import MECHANISMS, PROTOCOLS
+from engine.cost import DASHBOARD_CEILING, check, estimate_import
 from engine.errors import EngineError
 from engine.tools.detect import parse_text
 from engine.tools.records import MAX_TEXT_BYTES, Imported
@@ -55,11 +56,17 @@ def _recognise(read: Callable[[], Imported]) -> None:
 
 def _on_paste() -> None:
     text = st.session_state.get(KEY + "paste", "")
-    _recognise(lambda: parse_text(checked_paste(text, MAX_PASTE_CHARS, "pasted tool output")))
+    def read() -> Imported:
+        pasted = checked_paste(text, MAX_PASTE_CHARS, "pasted tool output")
+        check(estimate_import(len(pasted.encode("utf-8", "surrogatepass"))), DASHBOARD_CEILING)  # before parsing
+        return parse_text(pasted)
+
+    _recognise(read)
 
 
 def _read_files(files: list[Any]) -> Imported:
     data = Imported()
+    check(estimate_import(sum(len(u.getvalue()) for u in files)), DASHBOARD_CEILING)  # the cost model, before parsing
     for upload in files:
         raw = upload.getvalue()
         if len(raw) > MAX_TEXT_BYTES:

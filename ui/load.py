@@ -62,17 +62,28 @@ def choose_source() -> Source:
         mb=MAX_UPLOAD_MB), type=list(UPLOAD_TYPES), key="load.upload")
     if upload is None:
         return Source(None, None)
-    data = upload.getvalue()
+    return upload_source(upload.getvalue(), upload.name)
+
+
+def upload_source(data: bytes, name: str) -> Source:
+    """An uploaded file saved under ``.data/uploads`` (named by its content's hash and its known suffix), or
+    the one-line reason it is refused: size, emptiness, a name that is not ``*.csv``/``*.parquet``/``*.json``/
+    ``*.jsonl`` (a NUL byte or a 300-character suffix in the name included)."""
     if len(data) > MAX_UPLOAD_MB * 2**20:
         return Source(None, _("upload: larger than the {limit} MB limit ({size} MB)").format(
             limit=MAX_UPLOAD_MB, size=f"{len(data) / 2**20:,.0f}"))
     if not data:
         return Source(None, _("upload: the file is empty"))
-    return Source(_saved_upload(data, upload.name), None)
+    suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    if suffix not in UPLOAD_TYPES or "\x00" in name:
+        shown = repr(name if len(name) <= 60 else name[:40] + "…" + name[-10:])
+        return Source(None, _("upload: the file name {name} does not end in {types}").format(
+            name=shown, types=", ".join(f".{t}" for t in UPLOAD_TYPES)))
+    return Source(_saved_upload(data, suffix), None)
 
 
-def _saved_upload(data: bytes, name: str) -> Path:
-    path = DATA_DIR / "uploads" / f"{hashlib.sha256(data).hexdigest()[:16]}{Path(name).suffix.lower()}"
+def _saved_upload(data: bytes, suffix: str) -> Path:
+    path = DATA_DIR / "uploads" / f"{hashlib.sha256(data).hexdigest()[:16]}.{suffix}"
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(path.name + ".tmp")

@@ -187,10 +187,14 @@ def assignment_handout_button(ref: Any, step: int, results: dict[Any, Any]) -> N
 
     done = [a for a, r in results.items() if not isinstance(r, str)]
     language = current_language()  # the handout in the page's language: headers, chart titles and labels
-    table = translate_columns(pd.DataFrame([balance_row(a, metrics_of(ref, a, step), results[a][step])
-                                            for a in done]), language)
-    figures = [(a.title, translate_figure(grid_figure(ref, a, step, a.title), language)) for a in done]
     title, intro = _("Kafka Partition Lab: assignments compared"), _("Step {step} of the scenario.").format(step=step)
-    st.download_button(_("Handout (one-page HTML, works offline)"), lambda: handout_html(title, intro, table, figures),
+
+    def handout() -> str:  # built on click, not on every run (a room of 30 pays it once per click)
+        table = translate_columns(pd.DataFrame([balance_row(a, metrics_of(ref, a, step), results[a][step])
+                                                for a in done]), language)
+        figures = [(a.title, translate_figure(grid_figure(ref, a, step, a.title), language)) for a in done]
+        return handout_html(title, intro, table, figures)
+
+    st.download_button(_("Handout (one-page HTML, works offline)"), handout,
                        "assignments-handout.html", "text/html", key="assign.download_handout",
                        icon=":material/description:")

@@ -14,6 +14,7 @@ import base64
 import binascii
 import hashlib
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -21,6 +22,7 @@ import streamlit as st
 from engine.errors import ScenarioError
 from engine.presets import DEFAULT_PRESET, PRESETS, build_preset
 from engine.scenario import Scenario, dumps_scenario, loads_scenario
+from ui.memo import STORE, cached_call, deep_size
 from ui.messages import for_people
 
 KEY_SCENARIO = "scenario.current"
@@ -83,11 +85,13 @@ def decode_scenario(code: str) -> Scenario:
         raise ScenarioError(f"shared link: not a scenario code ({type(exc).__name__})") from None
 
 
-def set_scenario(scenario: Scenario, preset: str | None = None, new_version: bool = True) -> None:
+def set_scenario(scenario: Scenario, preset: str | None = None, new_version: bool = True,
+                 ref: ScenarioRef | None = None) -> None:
     """Make ``scenario`` the current one; ``new_version`` resets the builder's tables to it."""
     ss = st.session_state
     ss[KEY_SCENARIO] = scenario
-    ss[KEY_REF] = ScenarioRef.of(scenario)
+    ss[KEY_REF] = ref or ScenarioRef.of(scenario)
+    STORE.put(("scenario", ss[KEY_REF].key), scenario, deep_size(scenario))  # ui.cached.scenario_of: no re-parse
     ss[KEY_JSON] = ss[KEY_REF].json
     ss[KEY_PRESET] = preset
     if new_version:
@@ -103,13 +107,24 @@ def _load_from_url() -> None:
         return
     ss[KEY_URL_CODE] = marker
     try:
-        if code:
-            set_scenario(decode_scenario(code))
+        if code:  # a room opening one link decodes it once: (scenario, ref) kept in the server's cache
+            digest = hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+            scenario, ref = _with_ref(("share", digest), lambda: decode_scenario(code))
+            set_scenario(scenario, ref=ref)
         else:
-            set_scenario(build_preset(str(preset)), str(preset))
+            scenario, ref = _with_ref(("preset", str(preset)), lambda: build_preset(str(preset)))
+            set_scenario(scenario, str(preset), ref=ref)
         ss.pop(KEY_URL_ERROR, None)
     except ScenarioError as exc:
         ss[KEY_URL_ERROR] = for_people(str(exc))
+
+
+def _with_ref(key: tuple[str, str], build: Callable[[], Scenario]) -> tuple[Scenario, ScenarioRef]:
+    def both() -> tuple[Scenario, ScenarioRef]:
+        scenario = build()
+        return scenario, ScenarioRef.of(scenario)
+
+    return cached_call(key, both)
 
 
 # Every page's choices in the share link (besides ?s=/?preset=, ?lang=, ?client=, ?present=, ?lesson=&step=):
@@ -170,20 +185,27 @@ def init_state() -> None:
         set_scenario(build_preset(DEFAULT_PRESET), DEFAULT_PRESET)
 
 
+def _ensure_state() -> None:
+    """``init_state`` unless this session has a scenario already: the page's first call (``render_sidebar``,
+    ``page_setup``) applied the URL in this run; the getters a page calls a dozen times need not again."""
+    if KEY_SCENARIO not in st.session_state:
+        init_state()
+
+
 def current_scenario() -> Scenario:
     """The current (always valid) scenario, initialising the session state if needed."""
-    init_state()
+    _ensure_state()
     return st.session_state[KEY_SCENARIO]
 
 
 def current_scenario_json() -> str:
-    init_state()
+    _ensure_state()
     return st.session_state[KEY_JSON]
 
 
 def current_ref() -> ScenarioRef:
     """The reference of the current scenario (recomputed only when the JSON in the state changed)."""
-    init_state()
+    _ensure_state()
     ss = st.session_state
     ref = ss.get(KEY_REF)
     if not isinstance(ref, ScenarioRef) or ref.json is not ss[KEY_JSON]:
@@ -193,7 +215,7 @@ def current_ref() -> ScenarioRef:
 
 def current_preset() -> str | None:
     """The preset key while the scenario is an unedited preset, else None."""
-    init_state()
+    _ensure_state()
     return st.session_state.get(KEY_PRESET)
 
 

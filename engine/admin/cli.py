@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.admin.connection import Connection, security_from_properties
+from engine.budgets import check_import
 from engine.errors import EngineError
 from engine.scenario import scenario_to_json
 from engine.tools.detect import parse_text
@@ -107,7 +108,9 @@ def connection_of(args: argparse.Namespace) -> Connection:
 
 def _imported(args: argparse.Namespace) -> Imported:
     if args.from_text is not None:
-        return parse_text(_read_text(args.from_text))
+        text = _read_text(args.from_text)
+        check_import(len(text.encode("utf-8", "surrogatepass")))  # the cost model's estimate (README, "Limits")
+        return parse_text(text)
     from engine.admin.live import import_live
 
     return import_live(connection_of(args), args.group)

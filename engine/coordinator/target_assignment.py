@@ -31,10 +31,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.budgets import check_server_assign
 from engine.consumer.assignment import Assignment, assignment_to_json, count_moves
 from engine.coordinator.assignors import (
     DEFAULT_SERVER_ASSIGNOR,
     AssignFunction,
+    ServerAssignor,
     server_assignor,
 )
 from engine.coordinator.group_spec import (
@@ -53,7 +55,7 @@ from engine.coordinator.group_spec import (
 from engine.errors import EngineError, LimitError, ScenarioError
 from engine.java.strings import string_hashmap_order
 from engine.java.uuid import Uuid
-from engine.scenario import Scenario, TopicPartition
+from engine.scenario import GroupState, Member, Scenario, TopicPartition
 
 MAX_STEPS = 200
 MAX_TOPICS = 10_000
@@ -98,11 +100,19 @@ def server_assign(case: Mapping[str, Any] | Scenario, assignor: str | None = Non
     Raises ``EngineError`` (one line) for malformed input and ``PartitionAssignorError`` where
     Kafka's assignor would throw.
     """
+    chosen, steps = _parse_case(case, assignor)
+    return _assign_steps(chosen, steps)
+
+
+def _parse_case(case: Mapping[str, Any] | Scenario, assignor: str | None) -> tuple[ServerAssignor, list[_StepIn]]:
     data = scenario_to_server_case(case) if isinstance(case, Scenario) else case
     if not isinstance(data, Mapping):
         raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
     chosen = server_assignor(data.get("assignor", DEFAULT_SERVER_ASSIGNOR) if assignor is None else assignor)
-    steps = _parse_steps(data)
+    return chosen, _parse_steps(data)
+
+
+def _assign_steps(chosen: ServerAssignor, steps: list[_StepIn]) -> ServerAssignResult:
     results: list[ServerStepResult] = []
     known_ids: dict[str, Uuid] = {}
     previous: _StepOutcome | None = None
@@ -119,11 +129,19 @@ def cli_server_assign(payload: Any) -> dict[str, Any]:
 
     Where Kafka's assignor would throw, the answer is ``{"error": "PartitionAssignorException: ..."}``.
     """
+    chosen, steps = _parse_case(payload, None)
+    check_server_assign(_shape(steps), chosen.name)  # the cost model's estimate (README, "Limits")
     try:
-        result = server_assign(payload)
+        result = _assign_steps(chosen, steps)
     except PartitionAssignorError as exc:
         return {"error": f"PartitionAssignorException: {exc}"}
     return {"steps": [s.to_json() for s in result.steps]}
+
+
+def _shape(steps: list[_StepIn]) -> Scenario:
+    """The steps as a ``Scenario`` of the same shape (topics, members' subscriptions) for the estimate."""
+    return Scenario(steps=tuple(GroupState(s.topics, tuple(Member(m.id, m.topics) for m in s.members))
+                                for s in steps))
 
 
 def scenario_to_server_case(scenario: Scenario) -> dict[str, Any]:

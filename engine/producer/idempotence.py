@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.budgets import MAX_PRODUCE_RECORDS, check_produce
+from engine.budgets import check_produce
 from engine.errors import LimitError, ScenarioError
 from engine.inputs import is_whole_number
 from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumulator
@@ -59,7 +59,7 @@ from engine.producer.sender import FAULTS, PRODUCER_ID, Request, Sender
 from engine.producer.transaction_manager import TransactionManager
 from engine.release import CODE_LINE, RELEASED, follows, release_named
 
-MAX_RECORDS: Final = MAX_PRODUCE_RECORDS
+MAX_RECORDS: Final = 2_000
 MAX_PARTITIONS: Final = 8
 MAX_FAULTS: Final = 200
 MAX_LATENCY_MS: Final = 60_000
@@ -145,8 +145,6 @@ def parse_spec(raw: Any) -> ProduceSpec:
 def _regular(raw: dict[str, Any], partitions: int) -> tuple[AppRecord, ...]:
     """Record *i* at *i* x ``interval_ms`` on partition *i* mod ``partitions``."""
     count = raw.get("records", 3)
-    if isinstance(count, int) and not isinstance(count, bool):
-        check_produce(count)
     count = _int("records", count, 1, MAX_RECORDS)
     interval = _int("interval_ms", raw.get("interval_ms", 1), 0, 60_000)
     value = _int("value_bytes", raw.get("value_bytes", 100), 0, MAX_VALUE_BYTES)
@@ -165,7 +163,8 @@ def _timeline(raw: dict[str, Any], partitions: int) -> tuple[AppRecord, ...]:
     timeline = raw["timeline"]
     if not isinstance(timeline, list) or not timeline:
         raise ScenarioError(f"timeline: a non-empty list of records, got {str(timeline)[:80]!r}")
-    check_produce(len(timeline))
+    if len(timeline) > MAX_RECORDS:
+        raise LimitError(f"timeline: at most {MAX_RECORDS:,} records, got {len(timeline):,}")
     out: list[AppRecord] = []
     for i, entry in enumerate(timeline):
         name = f"timeline[{i}]"
@@ -417,7 +416,9 @@ def _request_json(r: Request) -> dict[str, Any]:
 def cli_produce(document: Any) -> dict[str, Any]:
     """``python -m engine produce``: one input object -> the result (batchable).  Kafka's ConfigExceptions are
     refused like any bad input (exit 2, or ``{"error": ...}`` in a batch)."""
-    return report(simulate(parse_spec(document)))
+    spec = parse_spec(document)
+    check_produce(len(spec.records), len(spec.faults))  # the cost model's estimate (README, "Limits")
+    return report(simulate(spec))
 
 
 def _preset(

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from engine.budgets import check_log
 from engine.errors import LimitError, ScenarioError
 from engine.storage import cleaner
 from engine.storage.log_config import RETENTION_CHECK_INTERVAL_MS, LogConfig, follows_log
@@ -329,10 +330,11 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
         batches, checks = workload.generate(), workload.retention_checks
     else:
         batches = parse_batches(spec["batches"])
-    run = run_appends(config, batches, checks)
     actions = spec.get("actions", [])
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
         raise LimitError(f"actions: a list of at most {MAX_ACTIONS}")
+    check_log(sum(len(records) for _, records in batches), len(batches), len(actions))  # README, "Limits"
+    run = run_appends(config, batches, checks)
     results, checkpoint = [], None
     for action in actions:
         result, checkpoint = apply_action(run.log, action, checkpoint)

@@ -45,5 +45,5 @@ def cli_assign(payload: Any) -> dict[str, Any]:
 
     strategy = librdkafka_strategy(payload)
     scenario = parse_scenario(payload)
-    check_assign(scenario, strategy)  # the same work budget as Java's (README, "Limits")
+    check_assign(scenario, strategy, "librdkafka")  # the cost model's estimate (README, "Limits")
     return {"steps": [group.step_to_json(s, strategy) for s in replay_librdkafka(scenario, strategy)]}

@@ -1,0 +1,60 @@
+"""One cost model for every door: each computation an input can start is estimated (wall seconds on the
+2-core reference machine, peak extra bytes) from its shape before any work, and refused over a ceiling.
+
+The constants behind every estimate are fitted by ``python -m bench cost`` (``engine/cost/constants.py``
+names the run); ``check`` raises one ``LimitError`` line naming the estimate, the ceiling and what
+drives it.  The command line lets through ``CLI_CEILING`` (about two minutes, a few GiB); a dashboard
+page runs work under ``INLINE_SECONDS`` on its script thread and anything up to ``DASHBOARD_CEILING`` in
+a worker process.
+
+Worked example (asserted by tests/test_worked_examples.py):
+
+>>> from engine.scenario import parse_scenario
+>>> members = [{"id": f"c{i}", "topics": ["t0"]} for i in range(10)]
+>>> small = parse_scenario({"topics": {"t0": 1_000}, "members": members})
+>>> estimate_assignment(small, "sticky").seconds < INLINE_SECONDS
+True
+>>> check(estimate_assignment(small, "sticky"), CLI_CEILING)
+>>> check(Estimate(500.0, 2 * GIB, "2,000,000 partitions x 20,000 members (sticky)"), CLI_CEILING)
+Traceback (most recent call last):
+...
+engine.errors.LimitError: estimated 500 s and 2,048 MiB, over the command line's ceiling of 120 s and 4,096 MiB \
+(2,000,000 partitions x 20,000 members (sticky))
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.cost.assignment import (
+    estimate_assignment,
+    estimate_comparison,
+    estimate_protocol_timeline,
+    estimate_rolling_restart,
+    estimate_server_assignment,
+)
+from engine.cost.computations import (
+    estimate_coordinator,
+    estimate_hash,
+    estimate_import,
+    estimate_partition_log,
+    estimate_produce,
+    estimate_protocol_walkthrough,
+    estimate_replicas,
+    estimate_share_assignment,
+    estimate_share_delivery,
+    estimate_wheel,
+)
+from engine.cost.model import GIB, MIB, Ceiling, Estimate, check
+
+CLI_CEILING: Final = Ceiling("command line", 120.0, 4 * GIB)
+DASHBOARD_CEILING: Final = Ceiling("dashboard", 60.0, 2 * GIB)
+INLINE_SECONDS: Final = 1.0
+
+__all__ = [
+    "CLI_CEILING", "DASHBOARD_CEILING", "GIB", "INLINE_SECONDS", "MIB", "Ceiling", "Estimate", "check",
+    "estimate_assignment", "estimate_comparison", "estimate_coordinator", "estimate_hash", "estimate_import",
+    "estimate_partition_log", "estimate_produce", "estimate_protocol_timeline", "estimate_protocol_walkthrough",
+    "estimate_replicas", "estimate_rolling_restart", "estimate_server_assignment", "estimate_share_assignment",
+    "estimate_share_delivery", "estimate_wheel",
+]

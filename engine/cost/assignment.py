@@ -1,0 +1,117 @@
+"""Estimates of the assignments a scenario can start: a client's classic replay, the KIP-848 server
+assignors, everything the Assignments and Rebalance pages compare, rolling restarts, the protocol timeline.
+
+>>> from engine.scenario import parse_scenario
+>>> s = parse_scenario({"topics": {"t0": 1000}, "members": [{"id": f"c{i}", "topics": ["t0"]} for i in range(10)]})
+>>> e = estimate_assignment(s, "range")
+>>> e.seconds < 1.0, e.drivers
+(True, '1,000 partitions x 10 members (range), 1 step')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.cost.computations import estimate_protocol_walkthrough
+from engine.cost.constants import MODELS
+from engine.cost.model import Estimate, evaluate
+from engine.cost.shape import describe, scenario_features
+from engine.errors import ScenarioError
+
+if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
+    from engine.scenario import Scenario
+
+JAVA_STRATEGIES = ("range", "roundrobin", "sticky", "cooperative-sticky")
+LIBRDKAFKA_STRATEGIES = ("range", "roundrobin", "cooperative-sticky")
+SERVER_ASSIGNORS = ("uniform", "range")
+COOPERATIVE_ROUNDS = 2  # a step that revokes partitions runs a second JoinGroup round
+RESTART_STEPS_PER_MEMBER = 2  # a dynamic member's leave and join (a static one's expire and join at most)
+
+
+def _strategies(client: str) -> tuple[str, ...]:
+    if client == "java":
+        return JAVA_STRATEGIES
+    if client == "librdkafka":
+        return LIBRDKAFKA_STRATEGIES
+    raise ScenarioError(f"client: must be one of java, librdkafka, got {client!r}")
+
+
+def assignment_features(scenario: Scenario, strategy: str, client: str = "java") -> tuple[str, dict[str, float]]:
+    """The model (``assign.<client>.<strategy>``; an unknown strategy is costed as the client's dearest)
+    and the scenario's features, follow-up rounds counted for cooperative-sticky."""
+    names = _strategies(client)
+    name = strategy if strategy in names else "cooperative-sticky"
+    rounds = COOPERATIVE_ROUNDS if name == "cooperative-sticky" else 1
+    return f"assign.{client}.{name}", scenario_features(scenario, rounds)
+
+
+def server_features(scenario: Scenario) -> dict[str, float]:
+    return scenario_features(scenario)
+
+
+def estimate_assignment(scenario: Scenario, strategy: str, client: str = "java") -> Estimate:
+    """The classic-protocol replay of every step with ``client``'s ``strategy``."""
+    model, features = assignment_features(scenario, strategy, client)
+    label = strategy if client == "java" else f"librdkafka {strategy}"
+    return evaluate(MODELS[model], features, describe(scenario, label))
+
+
+def cli_io_features(scenario: Scenario, strategy: str) -> dict[str, float]:
+    """What ``assign`` reads and writes around the replay: the members' subscriptions decoded and
+    validated, and every step's assignment written as JSON (twice for cooperative-sticky, whose answer
+    also holds the first round's assignment)."""
+    features = scenario_features(scenario)
+    copies = 2 if strategy == "cooperative-sticky" else 1
+    return {"subscriptions": features["subscriptions"], "output_partitions": copies * features["partitions"]}
+
+
+def estimate_cli_io(scenario: Scenario, strategy: str) -> Estimate:
+    """``python -m engine assign``'s JSON in and out (``cli_io_features``), beside the replay's estimate."""
+    return evaluate(MODELS["cli_io"], cli_io_features(scenario, strategy), describe(scenario, f"{strategy}, JSON"))
+
+
+def estimate_server_assignment(scenario: Scenario, assignor: str) -> Estimate:
+    """KIP-848's ``uniform`` or ``range`` server assignor over every step."""
+    name = assignor if assignor in SERVER_ASSIGNORS else "uniform"
+    return evaluate(MODELS[f"server.{name}"], server_features(scenario), describe(scenario, f"{assignor} (KIP-848)"))
+
+
+def estimate_comparison(scenario: Scenario, client: str = "java") -> Estimate:
+    """Every assignor the Assignments and Rebalance pages show for ``client``: its classic strategies and
+    the two KIP-848 assignors, each over every step."""
+    total = Estimate(0.0, 0, "")
+    for strategy in _strategies(client):
+        total += estimate_assignment(scenario, strategy, client)
+    for assignor in SERVER_ASSIGNORS:
+        total += estimate_server_assignment(scenario, assignor)
+    return replace(total, drivers=describe(scenario, f"{len(_strategies(client)) + 2} assignors"))
+
+
+def rolling_restart_features(scenario: Scenario, strategies: Sequence[str]) -> dict[str, float]:
+    """For each strategy and membership kind (dynamic, static), a replay of ``1 + 2 x members`` steps
+    (``replays``: partitions x steps, cooperative rounds counted) and a pause report per rebalance, each
+    comparing every member's partitions (``pauses``: members² x partitions)."""
+    state = scenario.first
+    members, partitions = len(state.members), state.total_partitions
+    steps = 1 + RESTART_STEPS_PER_MEMBER * members
+    rounds = sum(COOPERATIVE_ROUNDS if s == "cooperative-sticky" else 1 for s in strategies)
+    return {"replays": 2.0 * rounds * steps * partitions,
+            "pauses": 2.0 * len(strategies) * members * members * partitions}
+
+
+def estimate_rolling_restart(scenario: Scenario, strategies: Sequence[str]) -> Estimate:
+    """A rolling restart of the first step's members, dynamic and static, for each strategy."""
+    state = scenario.first
+    return evaluate(MODELS["rolling_restart"], rolling_restart_features(scenario, strategies),
+                    f"{len(state.members):,} members restarted one by one over {state.total_partitions:,} "
+                    f"partitions ({len(strategies)} strategies x 2)")
+
+
+def estimate_protocol_timeline(scenario: Scenario) -> Estimate:
+    """The Group Protocol page: the first step's assignment by the elected strategy (costed as the
+    dearest) and the JoinGroup/SyncGroup walkthrough of its members."""
+    first = replace(scenario, steps=(scenario.first,))
+    assign = max((estimate_assignment(first, s) for s in JAVA_STRATEGIES), key=lambda e: e.seconds)
+    return assign + estimate_protocol_walkthrough(len(scenario.first.members))

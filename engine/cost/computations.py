@@ -1,0 +1,142 @@
+"""Estimates of the computations without a scenario, from the counts that drive them.
+
+Each ``*_features`` function names the counts its model (``engine.cost.terms``) reads; the shape helpers
+(``wheel_levels``, ``replica_scan``, ``utf16_length``) turn an input into those counts.
+
+>>> estimate_hash(keys=1_000, partition_counts=3).drivers
+'1,000 keys x 3 partition counts'
+>>> wheel_levels(1, 2, 2**40), wheel_levels(1, 20, 25)
+(41, 2)
+>>> replica_scan(["a"] * 3 + ["b"] * 10), utf16_length("\U0001f600a")
+(7, 3)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.cost.constants import MODELS
+from engine.cost.model import Estimate, evaluate
+
+
+def wheel_levels(tick_ms: int, wheel_size: int, max_delay_ms: int) -> int:
+    """Wheels Kafka's ``TimingWheel`` may create for a delay: level ``k`` ticks every ``tick x size^k`` ms
+    and spans ``tick x size^(k+1)``; its current time lags the clock by less than one of its ticks, so a
+    delay ``d`` surely fits level ``k`` once ``d + tick_k - 1 < span_k`` (an upper bound, exceeding the
+    levels a run creates by at most one).
+    """
+    levels, tick, span = 1, tick_ms, tick_ms * wheel_size
+    while max_delay_ms + tick - 1 >= span:
+        tick, span = span, span * wheel_size
+        levels += 1
+    return levels
+
+
+def replica_scan(racks: Sequence[str | None]) -> int:
+    """Brokers the rack-aware placement may walk past per replica: those beyond the smallest rack's share
+    (``brokers - racks x smallest rack``); 0 when any broker has no rack (rack-unaware placement)."""
+    if not racks or any(r is None for r in racks):
+        return 0
+    sizes = Counter(racks).values()
+    return len(racks) - len(sizes) * min(sizes)
+
+
+def utf16_length(text: str) -> int:
+    """``String.length()`` in Java: UTF-16 code units (a character beyond U+FFFF counts 2)."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def protocol_features(members: int) -> dict[str, float]:
+    return {"members": members}
+
+
+def replicas_features(partitions: int, replication_factor: int, scan: int) -> dict[str, float]:
+    replicas = max(partitions, 0) * max(replication_factor, 0)
+    return {"replicas": replicas, "replica_scan": replicas * scan}
+
+
+def wheel_features(tasks: int, levels: int) -> dict[str, float]:
+    return {"tasks": tasks, "task_levels": tasks * levels, "task_levels2": tasks * levels * levels}
+
+
+def hash_features(keys: int, partition_counts: int) -> dict[str, float]:
+    return {"keys": keys, "cells": keys * partition_counts}
+
+
+def coordinator_features(group_ids: int, utf16_units: int) -> dict[str, float]:
+    return {"ids": group_ids, "units": utf16_units}
+
+
+def produce_features(records: int, faults: int) -> dict[str, float]:
+    return {"records": records, "faults": faults}
+
+
+def log_features(records: int, batches: int, compactions: int) -> dict[str, float]:
+    return {"records": records, "batches": batches, "compactions": compactions * records}
+
+
+def import_features(text_bytes: int) -> dict[str, float]:
+    return {"text_bytes": text_bytes}
+
+
+def estimate_protocol_walkthrough(members: int) -> Estimate:
+    """The JoinGroup/SyncGroup walkthrough of ``members`` (the Group Protocol page's table)."""
+    return evaluate(MODELS["protocol_timeline"], protocol_features(members),
+                    f"{members:,} members' JoinGroup and SyncGroup")
+
+
+def estimate_replicas(partitions: int, replication_factor: int, scan: int = 0) -> Estimate:
+    """``AdminUtils`` placement: one unit per replica, plus ``scan`` brokers walked past per replica on
+    uneven racks (``replica_scan``)."""
+    return evaluate(MODELS["replicas"], replicas_features(partitions, replication_factor, scan),
+                    f"{partitions:,} partitions x replication factor {replication_factor}"
+                    + (f", {scan:,} brokers scanned per replica" if scan else ""))
+
+
+def estimate_wheel(tasks: int, levels: int) -> Estimate:
+    """The timing wheel in virtual time: each task cascades through at most ``levels`` wheels."""
+    return evaluate(MODELS["wheel"], wheel_features(tasks, levels), f"{tasks:,} timer tasks x {levels} wheel levels")
+
+
+def estimate_hash(keys: int, partition_counts: int) -> Estimate:
+    """murmur2 of each key, then one answer cell per key and partition count."""
+    return evaluate(MODELS["hash"], hash_features(keys, partition_counts),
+                    f"{keys:,} keys x {partition_counts:,} partition counts")
+
+
+def estimate_coordinator(group_ids: int, utf16_units: int) -> Estimate:
+    """``__consumer_offsets`` partitions of group ids: Java's ``hashCode`` over every character."""
+    return evaluate(MODELS["coordinator"], coordinator_features(group_ids, utf16_units),
+                    f"{group_ids:,} group ids, {utf16_units:,} characters")
+
+
+def estimate_produce(records: int, faults: int) -> Estimate:
+    """The idempotent producer's replay: sends, retries and responses of ``records`` under ``faults``."""
+    return evaluate(MODELS["produce"], produce_features(records, faults),
+                    f"{records:,} records with {faults:,} faults")
+
+
+def estimate_partition_log(records: int, batches: int, compactions: int = 0) -> Estimate:
+    """A partition's log: appends, rolls, indexes; each cleaner action reads the log again."""
+    return evaluate(MODELS["log"], log_features(records, batches, compactions),
+                    f"{records:,} records in {batches:,} batches, {compactions} cleaner actions")
+
+
+def estimate_import(text_bytes: int) -> Estimate:
+    """Parsing a Kafka tool's output (a paste or a file) into a scenario."""
+    return evaluate(MODELS["import"], import_features(text_bytes), f"{text_bytes:,} bytes of tool output")
+
+
+def estimate_share_assignment(members: int, partitions: int, steps: int) -> Estimate:
+    """KIP-932's share-group assignor over ``steps`` steps (constants not measured yet: ``UNMEASURED``)."""
+    return evaluate(MODELS["share_assign"], {"partitions": partitions * steps, "pm": partitions * members * steps},
+                    f"{partitions:,} partitions x {members:,} share consumers, {steps:,} steps")
+
+
+def estimate_share_delivery(events: int, in_flight: int) -> Estimate:
+    """A share partition's acquisition locks under ``events`` deliveries with ``in_flight`` records locked
+    (constants not measured yet: ``UNMEASURED``)."""
+    return evaluate(MODELS["share_delivery"], {"events": events, "event_locks": events * in_flight,
+                                               "in_flight": in_flight},
+                    f"{events:,} delivery events over {in_flight:,} in-flight records")

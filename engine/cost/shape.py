@@ -1,0 +1,69 @@
+"""The shape features of a scenario that drive an assignment's cost, counted once per step and summed.
+
+Per step: ``partitions``, ``members``, ``subscriptions`` (member-topic pairs); ``general``: partitions x
+members when the members' subscriptions differ (the sticky family's general path weighs every partition
+against every member); ``pm``: partitions x members (librdkafka's cooperative-sticky port always does);
+``scan``: round-robin's walk past members not subscribed to a partition's topic (partitions of a topic x
+members / its subscribers); ``racked``: partitions x members with a ``client.rack`` when replicas have racks.
+``general_peak`` and ``pm_peak`` are the largest step's products (what is held at once, not summed).
+A cooperative strategy runs a follow-up JoinGroup round when partitions are revoked: a step after the
+first (or the first of an imported group) counts ``rounds`` times.
+
+>>> from engine.scenario import parse_scenario
+>>> s = parse_scenario({"topics": {"a": 6, "b": 4}, "members": [{"id": "m1", "topics": ["a", "b"]},
+...                                                             {"id": "m2", "topics": ["a"]}]})
+>>> f = scenario_features(s)
+>>> f["partitions"], f["subscriptions"], f["general"], f["scan"]
+(10.0, 3.0, 20.0, 14.0)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
+    from engine.scenario import GroupState, Scenario
+
+FEATURES = ("steps", "partitions", "members", "subscriptions", "general", "pm", "scan", "racked")
+
+
+def step_features(state: GroupState, rounds: int = 1) -> dict[str, float]:
+    p, m = state.total_partitions, len(state.members)
+    subscribers = Counter(t for member in state.members for t in set(member.topics))
+    differ = len({frozenset(member.topics) for member in state.members}) > 1
+    racked = p * sum(1 for member in state.members if member.rack) if state.partition_racks else 0
+    scan = sum(state.topics.get(t, 0) * m / n for t, n in subscribers.items())
+    values = {"steps": 1, "partitions": p, "members": m, "subscriptions": sum(subscribers.values()),
+              "general": p * m if differ else 0, "pm": p * m, "scan": scan, "racked": racked}
+    return {k: float(v * rounds) for k, v in values.items()}
+
+
+def scenario_features(scenario: Scenario, cooperative_rounds: int = 1) -> dict[str, float]:
+    """``step_features`` summed over the steps (follow-up rounds counted), plus the largest step's peaks."""
+    total = dict.fromkeys(FEATURES, 0.0)
+    for i, state in enumerate(scenario.steps):
+        owned = i > 0 or bool(scenario.current_assignment)
+        for k, v in step_features(state, cooperative_rounds if owned else 1).items():
+            total[k] += v
+    total["general_peak"] = max((step_features(s)["general"] for s in scenario.steps), default=0.0)
+    total["pm_peak"] = max((step_features(s)["pm"] for s in scenario.steps), default=0.0)
+    return total
+
+
+def largest_step(scenario: Scenario) -> GroupState:
+    return max(scenario.steps, key=lambda s: (s.total_partitions * max(len(s.members), 1), s.total_partitions))
+
+
+def subscriptions_differ(state: GroupState) -> bool:
+    return len({frozenset(member.topics) for member in state.members}) > 1
+
+
+def describe(scenario: Scenario, what: str) -> str:
+    """One line naming the largest step: ``"50,000 partitions x 500 members (sticky, differing
+    subscriptions), 2 steps"``."""
+    state = largest_step(scenario)
+    detail = what + (", differing subscriptions" if subscriptions_differ(state) else "")
+    steps = len(scenario.steps)
+    return (f"{state.total_partitions:,} partitions x {len(state.members):,} members ({detail}), "
+            f"{steps:,} step{'s' if steps != 1 else ''}")

@@ -1,0 +1,175 @@
+"""Issue 22 at the dashboard's doors: the cost model decides before any work (inline, worker or one line), the
+server's cache is bounded by bytes, and the Load page refuses bad upload names with a message."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from engine.cost import DASHBOARD_CEILING, INLINE_SECONDS, Estimate
+from engine.scenario import parse_scenario
+from helpers import REPO
+from ui import memo
+from ui.memo import ByteLRU, deep_size
+from ui.offload import mode
+from ui.state import encode_scenario
+
+
+def huge_link() -> str:
+    """The issue's link: 20 topics x 100,000 partitions, 200 members, 10 steps (a member leaves each step)."""
+    topics = {f"t{i}": 100_000 for i in range(20)}
+    members = [{"id": f"c{i:03d}", "topics": list(topics)} for i in range(200)]
+    steps = [{"topics": topics, "members": members[: 200 - k]} for k in range(10)]
+    return encode_scenario(parse_scenario({"steps": steps}))
+
+
+def test_the_mode_follows_the_estimate() -> None:
+    assert mode(Estimate(INLINE_SECONDS / 2, 1 << 20, "small")) == "inline"
+    assert mode(Estimate(INLINE_SECONDS * 2, 1 << 20, "medium")) == "worker"
+    assert mode(Estimate(DASHBOARD_CEILING.seconds * 2, 1 << 20, "slow")) == "refused"
+    assert mode(Estimate(INLINE_SECONDS * 2, DASHBOARD_CEILING.peak_bytes * 2, "big")) == "refused"
+
+
+def test_the_cache_is_bounded_by_bytes_least_recently_used_out_first() -> None:
+    cache = ByteLRU(1000)
+    for i in range(5):
+        cache.put(i, str(i), 240)
+        cache.get(0)  # 0 stays in use
+    assert cache.total == 960 and sorted(cache.keys()) == [0, 2, 3, 4]  # 1 was the least recently used
+    cache.put("giant", "x", 400)  # over a quarter of the budget: given to the caller, not kept
+    assert "giant" not in cache.keys()
+
+
+def test_a_value_is_measured_by_what_it_holds() -> None:
+    import numpy as np
+
+    small, large = list(range(100)), list(range(100_000))
+    assert 0.5 < deep_size(large) / (1000 * deep_size(small)) < 2  # sampled, then scaled
+    assert deep_size({"a": np.zeros(1_000_000)}) >= 8_000_000
+
+
+def test_memo_keeps_one_value_per_key_for_every_caller_and_copies_on_request() -> None:
+    calls: list[int] = []
+
+    @memo.memo(copy=True)
+    def table(n: int) -> list[int]:
+        calls.append(n)
+        return list(range(n))
+
+    first = table(3)
+    first.append(99)  # a caller modifying its copy does not change the cached value
+    assert table(3) == [0, 1, 2] and calls == [3]
+    table.clear()
+    assert table(3) == [0, 1, 2] and calls == [3, 3]
+
+
+def test_a_link_asking_for_too_much_is_one_line_and_no_work() -> None:
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=120)
+    at.query_params["s"] = huge_link()
+    start = time.perf_counter()
+    at.run()
+    took = time.perf_counter() - start
+    assert not at.exception
+    lines = [e.value for e in at.error]
+    assert len(lines) == 1 and "over the dashboard's ceiling" in lines[0], lines
+    assert "2,000,000 partitions x 200 members" in lines[0]  # what drives the estimate
+    assert took < 60  # nothing was computed (the same scenario's assignments take many minutes)
+
+
+def test_the_refusal_reads_in_chinese() -> None:
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=120)
+    at.query_params["s"] = huge_link()
+    at.query_params["lang"] = "zh"
+    at.run()
+    assert not at.exception
+    assert "超过仪表盘的上限" in at.error[0].value and "个分区" in at.error[0].value
+
+
+@pytest.mark.parametrize("name", ["keys\x00.csv", "keys." + "c" * 300, "keys.exe", "no-suffix"])
+def test_a_bad_upload_name_is_a_message_not_a_crash(name: str) -> None:
+    from ui.load import upload_source
+
+    source = upload_source(b"key\na\n", name)
+    assert source.path is None and source.error is not None
+    assert ".csv, .parquet, .json, .jsonl" in source.error  # (in the language of the last page run)
+    assert "\x00" not in source.error and len(source.error) < 200
+
+
+def test_a_good_upload_name_is_saved_under_its_content_hash() -> None:
+    from ui.load import upload_source
+
+    source = upload_source(b"key\na\n", "../../Keys.CSV")
+    assert source.error is None and source.path is not None
+    assert source.path.suffix == ".csv" and source.path.parent.name == "uploads"
+
+
+def test_a_worker_job_is_shared_kept_and_cancellable() -> None:
+    import time as clock
+
+    from ui.memo import STORE
+    from ui.offload import POOL, Cancelled
+
+    estimate = Estimate(5.0, 1 << 20, "test")
+    job = POOL.submit(("test", "divmod"), divmod, (7, 2), estimate)
+    again = POOL.submit(("test", "divmod"), divmod, (7, 2), estimate)  # another session asking the same
+    assert again is job or job.done.is_set()
+    job.done.wait(120)
+    assert job.value() == (3, 1) and STORE.get(("test", "divmod")) == (True, (3, 1))  # kept for every session
+    slow = POOL.submit(("test", "sleep"), clock.sleep, (60,), estimate)
+    clock.sleep(1)
+    POOL.cancel(slow)
+    with pytest.raises(Cancelled):
+        slow.value()
+    assert slow.process is None or not slow.process.is_alive()  # the worker was terminated
+
+
+def test_work_over_the_inline_limit_runs_in_a_worker_and_the_page_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui import offload
+    from ui.cached import comparison_estimate
+    from ui.state import ScenarioRef
+
+    members = [{"id": f"c{i:03d}", "topics": ["a", "b"] if i % 2 else ["a"]} for i in range(150)]
+    scenario = parse_scenario({"topics": {"a": 8_000, "b": 2_000}, "members": members})
+    assert mode(comparison_estimate(ScenarioRef.of(scenario), "java")) == "worker"
+    submitted: list[object] = []
+    real = offload.POOL.submit
+    monkeypatch.setattr(offload.POOL, "submit", lambda key, *rest: submitted.append(key) or real(key, *rest))
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=600)
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    assert not at.exception and not at.error
+    # the four client strategies and the two KIP-848 assignors at once, off the script thread (and the other
+    # client's strategies the page's teaching notes compare with, each its own worker job)
+    assert len(submitted) >= 6 and all(key[0] == "outcomes" for key in submitted)  # type: ignore[index]
+    assert at.dataframe  # the balance table drawn from the worker's results
+
+
+def test_a_worker_refusal_is_kept_and_a_cancel_is_not() -> None:
+    import time as clock
+
+    from ui.memo import STORE
+    from ui.offload import POOL, Cancelled, Failure, run
+
+    estimate = Estimate(5.0, 1 << 20, "test")
+    with pytest.raises(ZeroDivisionError):
+        run(("test", "divide"), divmod, (1, 0), estimate)
+    hit, value = STORE.get(("test", "divide"))
+    assert hit and isinstance(value, Failure)  # a rerun reports it without starting the work again
+    slow = POOL.submit(("test", "sleep-again"), clock.sleep, (60,), estimate)
+    clock.sleep(1)
+    POOL.cancel(slow)
+    with pytest.raises(Cancelled):
+        slow.value()
+    clock.sleep(1)
+    assert not STORE.get(("test", "sleep-again"))[0]  # the next visit may start it again
+
+
+@pytest.mark.parametrize("module", ["ui.memo", "ui.offload", "ui.worker"])
+def test_the_worked_examples_of_the_door_modules(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed
