@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,9 @@ from engine.tools import reassignment
 from engine.tools.detect import parse_text
 from engine.tools.reassignment import format_reassignment_json, parse_plan
 from engine.tools.records import PasteError
+from helpers import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 
 
 def test_worked_example() -> None:

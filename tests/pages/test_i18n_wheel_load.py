@@ -1,15 +1,13 @@
 """Issue 16: Timing Wheel and Load in Chinese beyond their first run: the wheel's three task sources, its step
 controls (the event log of a clock advance), the other insert order and its inline errors; Load's upload
-source, an inline error and (with Spark) a finished run.  Each state shows no English prose and nothing asked of
-``_()`` / ``tr()`` is missing."""
+source and an inline error (a finished run needs Spark: tests/spark/test_i18n_load_run.py).  Each state shows
+no English prose and nothing asked of ``_()`` / ``tr()`` is missing."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-from test_i18n_pages import english_left, run_page
-
+from support.i18n_pages import english_left, run_page
 from ui import i18n
 
 
@@ -67,27 +65,4 @@ def test_load_upload_source_and_an_error_in_chinese() -> None:
     at.radio(key="load.source").set_value("Upload a file").run()
     at.button(key="load.run").click().run()
     assert [e.value for e in at.error] == ["上传：请先选择文件"]
-    assert clean(at)
-
-
-@pytest.mark.spark
-def test_a_finished_load_run_in_chinese() -> None:
-    """The sample through Spark (starts it when this process has none), then every result section in Chinese."""
-    from ui.cached import spark_starter
-
-    i18n.MISSING.clear()
-    at = run_page("pages/6_Load.py", "zh")
-    at.text_input(key="load.partitions").set_value("3,12")
-    at.text_input(key="load.consumers").set_value("2,3")
-    at.multiselect(key="load.strategies").set_value(["range", "roundrobin"])
-    try:
-        at.button(key="load.run").click().run(timeout=600)
-    finally:  # test_page_load's first run must still see a starter of its own ("Spark started in ...")
-        spark_starter.clear()
-    assert not at.exception and not at.error, [e.value for e in at.error]
-    assert [m.label for m in at.metric][:2] == ["消息数", "null 键"]
-    assert any(s.value.startswith("建议：") for s in [*at.success, *at.warning])
-    assert clean(at)
-    at.radio(key="load.metric").set_value("peak_messages_per_s").run()
-    at.selectbox(key="load.view_partitions").set_value(3).run()
     assert clean(at)

@@ -3,13 +3,11 @@ scenario JSON show no English prose, and nothing asked of ``_()`` / ``tr()`` was
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from test_i18n_pages import english_left, run_page
-
+from helpers import TESTS
+from support.i18n_pages import english_left, run_page
 from ui import i18n
 
-BUNDLE = (Path(__file__).parent / "fixtures" / "kafka_tools" / "cluster_bundle.txt").read_text()
+BUNDLE = (TESTS / "fixtures" / "kafka_tools" / "cluster_bundle.txt").read_text()
 
 
 def test_home_in_chinese_with_a_preset_an_import_and_an_error() -> None:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from engine.admin.cli import main
 from engine.scenario import loads_scenario
-from helpers import REPO
+from helpers import REPO, TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

@@ -4,8 +4,7 @@ and a dead broker with the preferred-leader election, no racks and the --generat
 
 from __future__ import annotations
 
-from test_i18n_pages import english_left, run_page
-
+from support.i18n_pages import english_left, run_page
 from support.rendered_text import rendered_texts
 from ui import i18n
 

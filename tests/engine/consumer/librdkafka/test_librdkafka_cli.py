@@ -6,7 +6,6 @@ import doctest
 import json
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +14,8 @@ from engine.consumer import group
 from engine.consumer.librdkafka import cli as librdkafka_cli
 from engine.consumer.librdkafka import replay_librdkafka
 from engine.scenario import parse_scenario
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 SHARED_ASSIGN = REPO.parent / "shared" / "vectors" / "assign.json"
 MIXED = {"strategy": "range", "topics": {"t0": 3},
          "members": [{"id": "m1", "topics": ["t0"], "instance_id": "z"}, {"id": "m2", "topics": ["t0"]},

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from helpers import REPO
 
 
 def imported_modules(code: str) -> set[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,8 +17,9 @@ from engine.tools.detect import parse_text
 from engine.tools.records import GroupInfo, Imported, MemberInfo
 from engine.tools.scenario_builder import build_scenario
 from engine.tools.to_scenario import to_scenario
+from helpers import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 MEMBERS_VIEW = """
 GROUP           CONSUMER-ID     HOST            CLIENT-ID       #PARTITIONS     ASSIGNMENT
 g               c1              /10.0.0.1       app             2               t(0,1)

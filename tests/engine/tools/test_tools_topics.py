@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import doctest
-from pathlib import Path
 
 import pytest
 
 from engine.tools import topics
 from engine.tools.detect import parse_text
 from engine.tools.records import PasteError
+from helpers import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 
 
 def fixture(name: str) -> str:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import doctest
 import json
-from pathlib import Path
 
 import pytest
 
 from engine.tools import log_dirs
 from engine.tools.detect import parse_text
 from engine.tools.records import PasteError
+from helpers import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 
 
 def test_worked_example() -> None:

@@ -16,7 +16,6 @@ import doctest
 import importlib
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,9 +33,10 @@ from engine.consumer.librdkafka.model import group_member_cmp
 from engine.consumer.librdkafka.qsort import glibc_qsort
 from engine.errors import EngineError
 from engine.scenario import TopicPartition, parse_scenario
+from helpers import TESTS
 from support.librdkafka_cases import compare_case
 
-VECTORS = Path(__file__).resolve().parent / "vectors" / "librdkafka_assign.json"
+VECTORS = TESTS / "vectors" / "librdkafka_assign.json"
 MODULES = ["", ".model", ".qsort", ".eligible", ".range", ".roundrobin", ".movements", ".sticky", ".metadata_cache",
            ".budget", ".teaching", ".cli",
            ".cooperative", ".replay"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import re
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from engine.tools import columns, consumer_groups
 from engine.tools.consumer_groups import parse_assignment
 from engine.tools.detect import parse_text
 from engine.tools.records import PasteError
+from helpers import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 C1 = "consumer-orders-service-1-87751d4c-a850-4e2c-84dc-da6a797d76de"
 C2 = "consumer-orders-service-2-61b339ff-2481-44e5-998b-88dbaa99e079"
 C3 = "consumer-orders-service-3-7b87a9e2-5fef-4911-bf22-a27b02c7bff2"

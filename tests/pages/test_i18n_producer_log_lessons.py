@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_i18n_pages import english_left, run_page
-
 from engine.lessons import course
+from support.i18n_pages import english_left, run_page
 from ui import i18n
 
 

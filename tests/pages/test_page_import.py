@@ -3,16 +3,15 @@ cluster), the preview, replacing the scenario, the imported group on every page,
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.tools.detect import parse_text
 from engine.tools.to_scenario import to_scenario
-from helpers import REPO, open_page
+from helpers import REPO, TESTS, open_page
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 BUNDLE = (FIXTURES / "cluster_bundle.txt").read_text()
 
 

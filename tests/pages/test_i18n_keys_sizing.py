@@ -6,10 +6,10 @@ an over-the-limit count and an error on Sizing.  Each state shows no English pro
 from __future__ import annotations
 
 import pytest
-from test_i18n_pages import english_left, run_page
 from test_page_sizing import CONSUMER_OUT, PRODUCER_OUT
 
 from engine import EngineError, keysample
+from support.i18n_pages import english_left, run_page
 from ui import i18n
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
-from test_i18n_pages import english_left
 
 from engine.presets import build_preset
 from helpers import REPO
+from support.i18n_pages import english_left
 from ui import i18n
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from helpers import REPO
+
 GOOD = {"strategy": "range", "topics": {"t0": 3}, "members": [{"id": "C0", "topics": ["t0"]}]}
 
 

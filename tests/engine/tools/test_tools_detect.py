@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +10,9 @@ from engine.errors import LimitError
 from engine.tools import detect, records
 from engine.tools.detect import parse_text
 from engine.tools.records import PasteError
+from helpers import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "kafka_tools"
+FIXTURES = TESTS / "fixtures" / "kafka_tools"
 
 
 def test_worked_examples() -> None:

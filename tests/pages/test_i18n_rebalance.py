@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import json
 
-from test_i18n_pages import english_left, run_page
-
+from support.i18n_pages import english_left, run_page
 from ui import i18n
 
 
