@@ -2,7 +2,7 @@
 
 The mock cluster lacks DescribeGroups and ListGroups, so the conversion of their results is tested on
 ``ConsumerGroupDescription`` / ``MemberDescription`` / ``ConsumerGroupListing`` objects built with
-confluent-kafka's own constructors, recorded as a real 2.16 client returns them (tests/test_import_live.py
+confluent-kafka's own constructors, recorded as a real 2.16 client returns them (tests/engine/admin/test_import_live.py
 covers what the mock does implement).
 """
 
