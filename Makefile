@@ -1,5 +1,7 @@
 # Kafka Partition Lab — the two set-up commands of README.md are `make start` and `make test`.
 # Both create .venv (once; again only when requirements.txt changes) and are idempotent.
+# Test tiers (CONTRIBUTING.md): `make check` before every commit (lint, types, every test without a page run,
+# a browser, Spark or a real-time wait), `make test` = CI (everything), `make bench` (performance targets).
 SHELL := /bin/bash
 VENV  := .venv
 PY    := $(VENV)/bin/python
@@ -9,7 +11,14 @@ ADDRESS ?= 127.0.0.1  # only this machine; ADDRESS=0.0.0.0 serves a room (see RE
 export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: start test lint chromium bench conformance messages
+# pytest-xdist: one process per core; tests/spark and tests/browser each stay on one worker (tests/conftest.py)
+PYTEST := $(PY) -m pytest -n auto --dist loadgroup
+# the tiers are folders: make check leaves out the ones that run pages, Chromium or Spark, and the slow marker
+CHECK_ARGS := tests --ignore=tests/pages --ignore=tests/browser --ignore=tests/spark -m "not slow"
+# pytest's exit 5 (nothing collected) is a failure, never a green run
+NO_TESTS_IS_FAILURE = rc=$$?; if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
+
+.PHONY: start check test lint chromium bench conformance messages
 
 $(STAMP): requirements.txt
 	@python3 -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed, found " + sys.version.split()[0]'
@@ -31,9 +40,11 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 
+check: $(STAMP) lint
+	@$(PYTEST) $(CHECK_ARGS); $(NO_TESTS_IS_FAILURE)
+
 test: $(STAMP) chromium lint
-	@$(PY) -m pytest; rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
+	@$(PYTEST) --durations=15; $(NO_TESTS_IS_FAILURE)
 
 bench: $(STAMP)
 	$(PY) -m bench

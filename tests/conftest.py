@@ -1,5 +1,11 @@
 """Shared fixtures: a seeded RNG that prints its seed, and one session-scoped SparkSession.  Helpers live in
-``tests/helpers.py``."""
+``tests/helpers.py``.
+
+Tiers are directories: ``tests/spark`` needs Spark (Java), ``tests/browser`` Chromium, ``tests/pages`` runs
+every page under AppTest; ``make check`` runs the rest without ``-m slow``.  Under pytest-xdist
+(``make test``: ``-n auto --dist loadgroup``) each of the Spark and browser directories is one xdist group, so its
+session fixtures (SparkSession, clusters, Connect server; Streamlit server, Chromium) start once on one worker,
+and those two groups are scheduled first: they are the longest units of work."""
 
 from __future__ import annotations
 
@@ -10,7 +16,21 @@ from typing import Any
 
 import pytest
 
-from helpers import REPO  # noqa: F401  (puts the repo on sys.path)
+from helpers import TESTS  # (puts the repo on sys.path)
+
+ONE_WORKER_GROUPS = ("spark", "browser")  # tests/<group>/: longest first
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def group(item: pytest.Item) -> str:
+        parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
+        return parts[0] if len(parts) > 1 and parts[0] in ONE_WORKER_GROUPS else ""
+
+    for item in items:
+        if name := group(item):
+            item.add_marker(pytest.mark.xdist_group(name))
+    items.sort(key=lambda item: ONE_WORKER_GROUPS.index(name) if (name := group(item)) else len(ONE_WORKER_GROUPS))
 
 
 @pytest.fixture

@@ -75,13 +75,13 @@ def test_producers_and_seeds_differ_but_repeat() -> None:
 
 
 def test_a_huge_run_costs_one_draw_per_switch() -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the claim is about work, and a busy machine must not fail it
     segments = NullKeyProducer("sticky", 12, seed=0, producer=0).place(np.array([10**8]), np.array([0]))
     assert int(segments.records.sum()) == 10**8
     assert len(segments.records) == -(-10**8 // (BATCH_SIZE_BYTES // 8))  # 2,048 records of 8 B a batch
     rr = NullKeyProducer("round-robin", 12, seed=0, producer=0).place(np.array([10**8]), np.array([0]))
     assert sorted(rr.records.tolist()) == [8_333_333] * 8 + [8_333_334] * 4
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
 
 
 def test_unknown_mode_is_refused() -> None:

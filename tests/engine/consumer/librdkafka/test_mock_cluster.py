@@ -103,6 +103,7 @@ def _run_with_one_rerun(specs: list[GroupSpec]) -> list[GroupRecord | BaseExcept
     return records
 
 
+@pytest.mark.slow  # ~70 s of rebalance timers on 9 mock clusters; its CPU-light wait would hold a make check worker
 def test_random_groups_match_real_librdkafka_consumers_at_every_step() -> None:
     specs = _groups()
     started = time.monotonic()
