@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from helpers import TESTS  # (puts the repo on sys.path)
+from helpers import TESTS, open_page  # (helpers puts the repo on sys.path)
 
 ONE_WORKER_GROUPS = ("spark", "browser")  # tests/<group>/: longest first
 
@@ -49,3 +49,18 @@ def spark() -> Iterator[Any]:
     session = get_session(SessionOptions(master="local[2]", shuffle_partitions=4, driver_memory="1g"))
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def first_run() -> Callable[..., Any]:
+    """``first_run(page_file, preset=None)``: a page's AppTest after its first run, rendered once per worker for
+    the tests that only READ it (widgets, tables, limits).  A test that clicks, types or selects opens its own
+    page with ``helpers.open_page``, so no test sees another's state."""
+    rendered: dict[tuple[str, str | None], Any] = {}
+
+    def page(page_file: str, preset: str | None = None) -> Any:
+        if (page_file, preset) not in rendered:
+            rendered[page_file, preset] = open_page(page_file, preset)
+        return rendered[page_file, preset]
+
+    return page

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -20,13 +22,18 @@ def page(preset: str | None = None) -> AppTest:
     return open_page("1_Assignments.py", preset)
 
 
+def rendered(first_run: Callable[..., AppTest], preset: str) -> AppTest:
+    """The page after its first run, shared by the tests that only read it (conftest's ``first_run``)."""
+    return first_run("1_Assignments.py", preset)
+
+
 def metrics_table(at: AppTest):
     return at.dataframe[0].value.set_index("strategy")
 
 
 @pytest.mark.parametrize("key", list(PRESETS))
-def test_every_preset_shows_the_engine_metrics(key: str) -> None:
-    at = page(key)
+def test_every_preset_shows_the_engine_metrics(key: str, first_run: Callable[..., AppTest]) -> None:
+    at = rendered(first_run, key)
     table = metrics_table(at)
     scenario = build_preset(key)
     for s in STRATEGIES:
@@ -45,24 +52,24 @@ def test_every_preset_shows_the_engine_metrics(key: str) -> None:
     assert len(at.get("plotly_chart")) == (2 * len(STRATEGIES) if small else 2)
 
 
-def test_seed_a_matches_the_vectors() -> None:
+def test_seed_a_matches_the_vectors(first_run: Callable[..., AppTest]) -> None:
     case = next(c for c in load_vectors("assign.json")["cases"] if c["name"] == "seed-a-range")
     counts = sorted(len(v) for v in case["expected"][0]["assignment"].values())
-    table = metrics_table(page("seed-a"))
+    table = metrics_table(rendered(first_run, "seed-a"))
     shown = (table.loc["range", "min partitions"], table.loc["range", "max partitions"])
     assert shown == (counts[0], counts[-1]) == (3, 4)
     assert table.loc["range", "spread"] == 1
 
 
-def test_more_consumers_than_partitions_shows_idle_consumers() -> None:
-    table = metrics_table(page("more-consumers"))
+def test_more_consumers_than_partitions_shows_idle_consumers(first_run: Callable[..., AppTest]) -> None:
+    table = metrics_table(rendered(first_run, "more-consumers"))
     assert (table["idle consumers"] == 2).all()
 
 
-def test_rack_preset_shows_cross_rack_share_and_weights_show_load() -> None:
-    table = metrics_table(page("three-az"))
+def test_rack_preset_shows_cross_rack_share_and_weights_show_load(first_run: Callable[..., AppTest]) -> None:
+    table = metrics_table(rendered(first_run, "three-az"))
     assert (table["cross-rack share"] != "-").all()
-    table = metrics_table(page("order-service"))
+    table = metrics_table(rendered(first_run, "order-service"))
     assert (table["max load / mean"] != "-").all()
 
 

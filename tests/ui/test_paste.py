@@ -3,6 +3,8 @@ said in its help text) and its size is checked before anything parses it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -43,8 +45,8 @@ def test_home_page_refuses_a_10_mb_paste_by_its_size() -> None:
     ("4_Sizing.py", "sizing.producer_perf"), ("4_Sizing.py", "sizing.consumer_perf"),
     ("7_Group_Protocol.py", "protocol.lists"), ("3_Keys.py", "keys.group_ids"),
 ])
-def test_paste_areas_are_bounded_in_the_browser(page_file: str, key: str) -> None:
-    paste = area(open_page(page_file), key)
+def test_paste_areas_are_bounded_in_the_browser(page_file: str, key: str, first_run: Callable[..., AppTest]) -> None:
+    paste = area(first_run(page_file), key)
     assert paste.proto.max_chars > 0
     assert f"{paste.proto.max_chars:,} characters" in paste.help
 
@@ -60,8 +62,9 @@ def test_group_protocol_refuses_an_over_long_paste_before_parsing() -> None:
     ("3_Keys.py", "keys.source", "paste"), ("5_Timing_Wheel.py", "wheel.source", "By hand"),
     ("9_Producer.py", None, None), ("4_Sizing.py", None, None), ("7_Group_Protocol.py", None, None),
 ])
-def test_every_paste_area_of_a_page_is_bounded(page_file: str, radio: str | None, choice: str | None) -> None:
-    at = open_page(page_file)
+def test_every_paste_area_of_a_page_is_bounded(page_file: str, radio: str | None, choice: str | None,
+                                              first_run: Callable[..., AppTest]) -> None:
+    at = open_page(page_file) if radio else first_run(page_file)  # choosing a radio is a change: its own page
     if radio:
         at.radio(key=radio).set_value(choice).run()
         assert not at.exception
