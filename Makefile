@@ -11,8 +11,9 @@ ADDRESS ?= 127.0.0.1  # only this machine; ADDRESS=0.0.0.0 serves a room (see RE
 export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-# pytest-xdist: one process per core; tests/spark and tests/browser each stay on one worker (tests/conftest.py)
-PYTEST := $(PY) -m pytest -n auto --dist loadgroup
+# pytest-xdist: one process per core, a module per unit of work; tests/spark and tests/browser are one unit each
+# (one worker starts Spark, one Streamlit + Chromium: the scheduler hook in tests/conftest.py)
+PYTEST := $(PY) -m pytest -n auto --dist loadscope
 # the tiers are folders: make check leaves out the ones that run pages, Chromium or Spark, and the slow marker
 CHECK_ARGS := tests --ignore=tests/pages --ignore=tests/browser --ignore=tests/spark -m "not slow"
 # pytest's exit 5 (nothing collected) is a failure, never a green run

@@ -3,9 +3,9 @@
 
 Tiers are directories: ``tests/spark`` needs Spark (Java), ``tests/browser`` Chromium, ``tests/pages`` runs
 every page under AppTest; ``make check`` runs the rest without ``-m slow``.  Under pytest-xdist
-(``make test``: ``-n auto --dist loadgroup``) each of the Spark and browser directories is one xdist group, so its
-session fixtures (SparkSession, clusters, Connect server; Streamlit server, Chromium) start once on one worker,
-and those two groups are scheduled first: they are the longest units of work."""
+(``-n auto --dist loadscope``) each of the Spark and browser directories is one unit of work, so its session
+fixtures (SparkSession, clusters, Connect server; Streamlit server, Chromium) start once, on one worker, and
+those two units are scheduled first: they are the longest."""
 
 from __future__ import annotations
 
@@ -16,21 +16,38 @@ from typing import Any
 
 import pytest
 
-from helpers import TESTS, open_page  # (helpers puts the repo on sys.path)
+from helpers import open_page  # (helpers puts the repo on sys.path)
 
 ONE_WORKER_GROUPS = ("spark", "browser")  # tests/<group>/: longest first
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def group(item: pytest.Item) -> str:
-        parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
-        return parts[0] if len(parts) > 1 and parts[0] in ONE_WORKER_GROUPS else ""
+def one_worker_group(nodeid: str) -> str:
+    parts = nodeid.split("::")[0].split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "tests" and parts[1] in ONE_WORKER_GROUPS else ""
 
-    for item in items:
-        if name := group(item):
-            item.add_marker(pytest.mark.xdist_group(name))
-    items.sort(key=lambda item: ONE_WORKER_GROUPS.index(name) if (name := group(item)) else len(ONE_WORKER_GROUPS))
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = one_worker_group(item.nodeid)
+        return ONE_WORKER_GROUPS.index(name) if name else len(ONE_WORKER_GROUPS)
+
+    items.sort(key=rank)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadscope`` with a tier folder as one scope: every module elsewhere is a unit of work (its
+    module fixtures set up once), and all of ``tests/spark`` or ``tests/browser`` goes to one worker, so
+    Spark's JVMs or Streamlit + Chromium start once.  (xdist's ``loadgroup`` would do it with marks, but it
+    silently stopped grouping under pytest 9.2: pytest-dev/pytest-xdist#1386.)"""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class TierScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return one_worker_group(nodeid) or super()._split_scope(nodeid)
+
+    return TierScheduling(config, log)
 
 
 @pytest.fixture
