@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"  # fixtures/ and vectors/ live here; test modules sit in subfolders, so never __file__
 VECTORS = Path(os.environ.get("KPL_VECTORS", REPO.parent / "shared" / "vectors"))
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -37,6 +39,13 @@ def open_page(page_file: str, preset: str | None = None) -> Any:
         at.selectbox(key="sidebar.preset").set_value(preset).run()
         assert not at.exception, at.exception
     return at
+
+
+def run_load(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m engine load ARGS`` in a child process (no SPARK_REMOTE, the child's own Python)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SPARK_REMOTE", "PYSPARK_PYTHON")}
+    return subprocess.run([sys.executable, "-m", "engine", "load", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=600)
 
 
 # ---------------------------------------------------------------------------------------------- browser pages

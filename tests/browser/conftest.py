@@ -1,8 +1,11 @@
 """Browser fixtures: one ``streamlit run app.py`` on a free loopback port and one Debian chromium (Playwright) for
-every browser test module of the session.  Helpers that drive a page live in ``tests/helpers.py``."""
+every browser test module of the session (under xdist: of the one worker that runs tests/browser, see
+tests/conftest.py; the server's log is named after the worker).  Helpers that drive a page live in
+``tests/helpers.py``."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -24,7 +27,8 @@ def free_port() -> int:
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     port = free_port()
-    log = (ARTIFACTS / "streamlit.log")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    log = ARTIFACTS / (f"streamlit-{worker}.log" if worker else "streamlit.log")
     ARTIFACTS.mkdir(exist_ok=True)
     with log.open("w") as out:
         proc = subprocess.Popen(

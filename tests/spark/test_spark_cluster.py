@@ -28,9 +28,9 @@ from engine.producer.murmur2 import partition_for_key
 from engine.spark import job
 from engine.spark.config import ColumnSpec, build_config
 from engine.spark.sample import SampleSpec, generate_batches
+from helpers import REPO
 
 pytestmark = pytest.mark.spark
-REPO = Path(__file__).resolve().parents[2]
 SPEC = SampleSpec(rows=20_000, seed=5)
 ARGS = ["--value-size-column", "value_size", "--timestamp-column", "timestamp", "--partitions", "12,24",
         "--consumers", "2,3", "--strategies", "range,roundrobin", "--producers", "2", "--window", "10m"]

@@ -1,0 +1,47 @@
+"""Running a page in a language under AppTest and listing the English prose it still shows (the i18n page tests
+in tests/pages/ and tests/spark/ share these)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from engine.presets import PRESETS, build_preset
+from engine.scenario import dumps_scenario
+from helpers import REPO
+from support.rendered_text import rendered_texts
+from ui import i18n
+
+
+def _names(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return set().union(*(_names(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(_names(v) for v in node)) if node else set()
+    return {node} if isinstance(node, str) else set()
+
+
+SCENARIO_NAMES = frozenset(word for key in PRESETS for name in _names(json.loads(dumps_scenario(build_preset(key))))
+                           for word in name.replace("-", " ").split())
+
+
+def run_page(path: str, language: str) -> AppTest:
+    at = AppTest.from_file(str(REPO / path), default_timeout=180)
+    at.session_state[i18n.STATE_KEY] = language
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def typed(at: AppTest) -> frozenset[str]:
+    """The words of what is typed into the page's text boxes: shown back in tables, they are data."""
+    values = [str(w.value or "") for w in [*at.text_area, *at.text_input]]
+    return frozenset(word for value in values for word in re.findall(r"\w+", value))
+
+
+def english_left(at: AppTest) -> list[str]:
+    keep = SCENARIO_NAMES | typed(at)
+    return sorted({t for t in rendered_texts(at) if i18n.untranslated(t, keep)})
