@@ -309,7 +309,7 @@ def test_every_preset_runs_or_is_refused_by_kafkas_rules() -> None:
 
 @pytest.mark.parametrize("doc,error,message", [
     ({"records": 0}, ScenarioError, "records: must be an integer 1..2,000, got 0"),
-    ({"records": 5000}, LimitError, "produce: asks for 5,000 units of work, the budget is 2,000"),
+    ({"records": 5000}, LimitError, "records: at most 2,000, got 5,000"),
     ({"faults": [{"request": 1, "kind": "explode"}]}, ScenarioError, "faults[0]: expected"),
     ({"faults": [{"request": 1, "kind": "not_leader"}] * 2}, ScenarioError, "already has a fault"),
     ({"config": {"transactional.id": "t1"}}, ScenarioError,
