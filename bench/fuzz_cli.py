@@ -6,7 +6,7 @@ batch: an array of the same length, bad items as one-line ``{"error": ...}``); n
 more than 20 s (a batch 30 s), never more than 2 GiB RSS.  A failing batch is split down to the single
 item.
 
-Families (``families``; ``tests/test_hostile_inputs.py`` runs a seeded few hundred fast ones in-process):
+Families (``families``; ``tests/cli/test_hostile_inputs.py`` runs a seeded few hundred fast ones in-process):
 
 - ``mutated``: valid cases (``../shared/vectors`` when present, else built-in ones) with wrong types,
   missing and unknown fields, limit +-1 and 2^31/2^63 numbers, lone surrogates, NUL and control characters,

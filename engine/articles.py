@@ -2,7 +2,7 @@
 they need, each with its verdict: a **typo**, **out of date** since a named Kafka release (right when written),
 **wrong** (never true) or **correct**.  One registry, read by every "the article says / Kafka does" table.
 
-Worked example (asserted in ``tests/test_articles.py``)::
+Worked example (asserted in ``tests/engine/test_articles.py``)::
 
     >>> article_name("002")
     '《深入理解 Kafka》'

@@ -21,7 +21,7 @@ from (README, "Limits"):
   and the CLI's answer, which writes the whole state after every event, <= 500,000 events x window records
   (its worst case, 40 MB of JSON, answered in 7.8 s on the 2-core machine).
 
-Worked example (asserted by tests/test_worked_examples.py): Kafka's 200,000-partition shape passes, a
+Worked example (asserted by tests/engine/test_worked_examples.py): Kafka's 200,000-partition shape passes, a
 request for 2,000,000 partitions x 20,000 members with differing subscriptions is refused:
 
 >>> from engine.scenario import GroupState, Member, Scenario

@@ -7,7 +7,7 @@ and answers in one shape, ``StepOutcome``: the assignment (``TopicPartition`` li
 what the members that stay revoked, and the rounds.  The ``*_row`` functions are the table rows the
 dashboard shows.
 
-Worked example (asserted in tests/test_comparison.py): seed-d (C0..C2 on t0..t3, 2 partitions each),
+Worked example (asserted in tests/engine/test_comparison.py): seed-d (C0..C2 on t0..t3, 2 partitions each),
 then C1 leaves.  At step 1 ``sticky`` moves C1's 3 partitions and revokes the 5 the others owned
 (eager), ``cooperative-sticky`` moves the same 3 and revokes nothing, the server's ``uniform`` moves 3
 and revokes nothing::

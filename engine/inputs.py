@@ -11,7 +11,7 @@ Lone surrogates (``"\\ud800"``) are accepted, as Java strings hold them (``Strin
 ``compareTo`` work on UTF-16 units); ``encode_json`` writes them back as ``\\udXXX`` escapes, so the
 output is always valid UTF-8 and parses to the same string.
 
-Worked example (asserted in ``tests/test_hostile_inputs.py``)::
+Worked example (asserted in ``tests/cli/test_hostile_inputs.py``)::
 
     decode_json(b'{"partitions": 12}')           -> {"partitions": 12}
     decode_json(b'{"x": ' + b"9" * 5000 + b"}")  -> InputError: input: a number of 5,000 digits (at most 100)

@@ -6,7 +6,7 @@ target ``T`` you need at least ``max(T/p, T/c)`` partitions, here ``ceil(max(T*g
 growth factor ``g = 1 + headroom``.  Seed article 000 writes ``Tt / max(Tp, Tc)``, which divides by
 the *faster* side and so under-sizes whenever ``Tp != Tc``.
 
-Worked example (asserted in ``tests/test_sizing.py``): ``T = 200`` MB/s, ``p = 25``, ``c = 10``,
+Worked example (asserted in ``tests/engine/test_sizing.py``): ``T = 200`` MB/s, ``p = 25``, ``c = 10``,
 no headroom -> ``max(200/25, 200/10) = max(8, 20) = 20`` partitions; the seed formula gives
 ``200 / max(25, 10) = 8``: consumers then get 25 MB/s each but can do only 10, so the group falls
 behind by 120 MB/s.

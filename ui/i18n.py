@@ -3,7 +3,7 @@
 Strings are written in English in the code, wrapped in ``_()`` (counts as ``{n} consumer(s)`` with
 ``.format``); Babel extracts them
 into ``locales/messages.pot`` and ``locales/zh/LC_MESSAGES/messages.po`` carries the Chinese (``make messages``
-refreshes both; ``tests/test_i18n.py`` fails when a wrapped string has no Chinese).  The ``.po`` file is read at
+refreshes both; ``tests/ui/test_i18n.py`` fails when a wrapped string has no Chinese).  The ``.po`` file is read at
 run time (no compiled ``.mo`` to keep in step).  Kafka's own terms (``partition.assignment.strategy``, class names,
 config keys) stay as they are inside translated text.
 

@@ -6,7 +6,7 @@ replaces the current scenario only when the user says so.  The "Connect" form's 
 a generation that changes with every read: the submit callback takes their values out of the session
 state, and Streamlit drops the old generation's widget state at the end of that run, so the
 bootstrap servers and credentials live only in the run that reads the cluster -- never in
-``st.session_state`` afterwards, in a URL or in a download (tests/test_page_import.py scans the whole
+``st.session_state`` afterwards, in a URL or in a download (tests/pages/test_page_import.py scans the whole
 session state for the password).  Only the recognised metadata and group are kept for the preview.
 """
 

@@ -7,7 +7,7 @@ refused connection, a failed SASL handshake), so a timeout can say why.  ``expla
 ``cannot reach broker at 127.0.0.1:1 (Connection refused; waited 2 s)`` or ``not authorised to
 describe group 'orders' (GROUP_AUTHORIZATION_FAILED)``, with secrets masked.
 
-Worked example (asserted in tests/test_import_admin.py)::
+Worked example (asserted in tests/engine/admin/test_import_admin.py)::
 
     >>> from confluent_kafka import KafkaError
     >>> c = Connection.parse("kafka-1:9092", 2)

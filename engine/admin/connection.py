@@ -6,7 +6,7 @@ the AdminClient from it.  Only an allow-list of security settings is accepted; s
 ``repr``, in every error message (``redact``), and are never part of a report, a scenario or a URL.
 librdkafka's own logging is switched off, so nothing it prints can carry them either.
 
-Worked example (asserted in tests/test_import_admin.py)::
+Worked example (asserted in tests/engine/admin/test_import_admin.py)::
 
     >>> c = Connection.parse("kafka-1:9092", 5, {"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN",
     ...                                           "sasl.password": "s3cret"})

@@ -7,7 +7,7 @@ objects built with confluent-kafka's own constructors.  ``read_lag`` adds commit
 (OffsetFetch) and log-end offsets (ListOffsets), with Kafka's lag rule: no lag without a committed
 offset (``ConsumerGroupCommand.getLag``).
 
-Worked example (asserted in tests/test_import_admin.py)::
+Worked example (asserted in tests/engine/admin/test_import_admin.py)::
 
     >>> from confluent_kafka import ConsumerGroupState, ConsumerGroupType, Node, TopicPartition
     >>> from confluent_kafka.admin import ConsumerGroupDescription, MemberAssignment, MemberDescription

@@ -5,7 +5,7 @@ The order is the order of failure a user can act on: the metadata request first 
 group's description (required when a group is named), then its committed offsets and lag (optional:
 "where the cluster allows" -- a refusal becomes a note).  Nothing is written to the cluster.
 
-Worked example (asserted in tests/test_import_live.py): against librdkafka's mock cluster,
+Worked example (asserted in tests/engine/admin/test_import_live.py): against librdkafka's mock cluster,
 ``import_live(Connection.parse(bootstraps, 5), None)`` returns the mock's topics with their
 partition counts, replica lists and the brokers' racks; ``sources`` names the bootstrap servers.
 """

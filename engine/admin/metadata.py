@@ -6,7 +6,7 @@ Topics and partitions come from one Metadata request (``list_topics``); broker r
 listed as unused.  When racks cannot be read (not authorised, or an old broker) the import goes on
 without them and says so.
 
-Worked example (asserted in tests/test_import_live.py against librdkafka's mock cluster): three
+Worked example (asserted in tests/engine/admin/test_import_live.py against librdkafka's mock cluster): three
 brokers on racks az1..az3 and a topic ``orders`` of 6 partitions with replication factor 3 give
 ``data.topics["orders"].partition_count == 6``, three replicas per partition and
 ``data.brokers == {1: "az1", 2: "az2", 3: "az3"}``.

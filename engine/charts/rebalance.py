@@ -9,7 +9,7 @@ are red, new partitions green, partitions revoked and handed back to the same ow
 
 ``rebalance_animations`` draws one panel per strategy with one Play and one slider.  A panel with
 ``before={"C0": [a, b], "C1": [c]}, after={"C0": [a, c]}`` has 3 partitions in every frame; ``b`` is not in
-``after`` (its topic was deleted) and ends in the pool (tests/test_charts_rebalance.py).
+``after`` (its topic was deleted) and ends in the pool (tests/engine/charts/test_charts_rebalance.py).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ KIP-848 server assignors (``engine.coordinator``) and the group replays that dri
 metrics, pause models and events take it as it is.  Strings such as ``"t0-2"`` exist only at the
 CLI/JSON edge (``assignment_to_json`` / ``assignment_from_json``).
 
-Worked example (asserted in tests/test_assignment.py): C1 leaves a group of three; its two partitions
+Worked example (asserted in tests/engine/consumer/test_assignment.py): C1 leaves a group of three; its two partitions
 go to C0 and C2, and C2 also takes one of C0's (``tp = TopicPartition``)::
 
     >>> from engine.scenario import TopicPartition as tp

@@ -16,7 +16,7 @@ Partitions moved per rebalance come from replaying the client assignor (``engine
 paused consumer-seconds from ``engine.consumer.pause.pause_report`` (eager strategies stop everyone,
 cooperative-sticky only the partitions that move) plus each restarting member's own downtime.
 
-Worked example (asserted in tests/test_membership.py): 3 members on one 6-partition topic, range,
+Worked example (asserted in tests/engine/consumer/test_membership.py): 3 members on one 6-partition topic, range,
 restart 30 s, session timeout 45 s: dynamic -> 6 rebalances; static -> 0 rebalances and exactly
 3 x 30 = 90 consumer-seconds paused (only the restarting members' own downtime); static with a
 60 s restart -> 6 rebalances.

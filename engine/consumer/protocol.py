@@ -14,7 +14,7 @@
 * The client rebalance protocol (``ConsumerCoordinator``): the highest protocol supported by ALL the
   configured assignors — COOPERATIVE only if every strategy in the list is cooperative.
 
-Worked example (asserted in tests/test_protocol.py): members A ``[range]`` and B
+Worked example (asserted in tests/engine/consumer/test_protocol.py): members A ``[range]`` and B
 ``[cooperative-sticky, range]`` -> candidates ``{range}`` -> both vote range -> ``range``; once A is
 also ``[cooperative-sticky, range]`` the vote is ``cooperative-sticky`` (while both still rebalance
 EAGER, because their lists contain ``range``); after the second bounce to ``[cooperative-sticky]`` the

@@ -16,7 +16,7 @@ registry beside them, ``engine.coordinator.assignors``.  ``server_assignor`` nam
 Clients: every entry has a ``client`` ("java" today).  librdkafka's assignors will be registered under
 ``client="librdkafka"`` with the same names; lookups take ``client`` and default to Java's.
 
-Worked example (asserted in tests/test_strategies.py)::
+Worked example (asserted in tests/engine/consumer/test_strategies.py)::
 
     >>> s = strategy_of("cooperative-sticky")
     >>> s.kafka_class

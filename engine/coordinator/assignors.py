@@ -6,7 +6,7 @@ the members' ``group.remote.assignor``.  Each entry holds what Kafka puts on the
 ``name()``, its class, and the ``assign`` function over a ``GroupSpec``.  The client strategies
 (``engine.consumer.strategies``) name an entry here as the assignor Kafka's migration maps them to.
 
-Worked example (asserted in tests/test_strategies.py)::
+Worked example (asserted in tests/engine/consumer/test_strategies.py)::
 
     >>> [a.name for a in server_assignors()], DEFAULT_SERVER_ASSIGNOR
     (['uniform', 'range'], 'uniform')

@@ -6,7 +6,7 @@ subscribers in that order, the first ``partitions % subscribers`` subscribers ge
 Unlike the client ``RangeAssignor`` it ignores nothing but history: the result depends only on the
 subscriptions and instance ids.
 
-Worked example (asserted in tests/test_server_assign.py): ``t0`` with 5 partitions, members ``m-b``
+Worked example (asserted in tests/engine/coordinator/test_server_assign.py): ``t0`` with 5 partitions, members ``m-b``
 (static ``pod-1``), ``m-a`` (static ``pod-0``) and dynamic ``c`` -> ``m-a`` 0,1; ``m-b`` 2,3; ``c`` 4.
 """
 

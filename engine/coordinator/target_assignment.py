@@ -12,7 +12,7 @@ restart under a new member id), that member's previous target; otherwise ``[]``.
 ``subscription_type`` is computed as ``ModernGroup.subscriptionType`` does (by topic names, ghosts
 included).  Omitted ``topic_ids`` are derived deterministically from the names (``Uuid.for_name``).
 
-Worked example (asserted in tests/test_server_assign.py)::
+Worked example (asserted in tests/engine/coordinator/test_server_assign.py)::
 
     >>> out = server_assign({"steps": [{"topics": {"t0": 4}, "topic_ids": {"t0": "AAAAAAAAAAAAAAAAAAAAAg"},
     ...     "members": [{"id": "a", "topics": ["t0"]}, {"id": "b", "topics": ["t0"]}]}]}, "range")

@@ -13,7 +13,7 @@ A port of ``UniformAssignor`` with its two builders:
   loaded subscribers of each topic until balanced (at most 16 passes).
 
 Results are ``dict[member_id, JavaHashMap[Uuid, JavaHashMap[int, None]]]`` whose iteration order is
-Java's.  Worked example (asserted in tests/test_server_assign.py): members ``a``, ``b``, ``c`` all on
+Java's.  Worked example (asserted in tests/engine/coordinator/test_server_assign.py): members ``a``, ``b``, ``c`` all on
 ``t0`` (5 partitions) + ``t1`` (4), nothing owned yet -> every member gets 3 partitions, 9 in all.
 """
 

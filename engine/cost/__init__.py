@@ -7,7 +7,7 @@ drives it.  The command line lets through ``CLI_CEILING`` (about two minutes, a 
 page runs work under ``INLINE_SECONDS`` on its script thread and anything up to ``DASHBOARD_CEILING`` in
 a worker process.
 
-Worked example (asserted by tests/test_worked_examples.py):
+Worked example (asserted by tests/engine/test_worked_examples.py):
 
 >>> from engine.scenario import parse_scenario
 >>> members = [{"id": f"c{i}", "topics": ["t0"]} for i in range(10)]

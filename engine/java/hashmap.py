@@ -15,7 +15,7 @@ their result lists need the full model:
   treeifying (``treeifyBin``) — modelled; a real tree bin (table >= 64) is not (its ``next`` order
   differs; ``treeified`` reports it).
 
-Example (asserted in tests/test_server_assign.py)::
+Example (asserted in tests/engine/coordinator/test_server_assign.py)::
 
     >>> s = JavaHashMap(integer_hash, 16)
     >>> for p in (17, 1, 33, 0): s.put(p)

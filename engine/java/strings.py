@@ -2,7 +2,7 @@
 
 Kafka's assignors sort member ids with ``String.compareTo`` (UTF-16 code units) and iterate
 ``java.util.HashMap`` key sets whose order follows ``String.hashCode``.  A faithful port must
-reproduce both; everything here is pure and tested in ``tests/test_java.py``.
+reproduce both; everything here is pure and tested in ``tests/engine/java/test_java.py``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ A Uuid is two signed 64-bit longs (``msb``, ``lsb``); ``toString()`` is the URL-
 int and ``compareTo`` orders by signed ``msb`` then signed ``lsb``.  Both leak into the KIP-848
 assignors' results (HashSet iteration order, topic tie-breaking).
 
-Example (asserted in tests/test_server_assign.py)::
+Example (asserted in tests/engine/coordinator/test_server_assign.py)::
 
     >>> u = Uuid.from_string("AAAAAAAAAAAAAAAAAAAAAg")
     >>> (u.msb, u.lsb, u.hash_code(), str(u))

@@ -6,7 +6,7 @@ The pieces follow Kafka 4.0's code: ``producer_config`` (``ProducerConfig``), ``
 ``NetworkClient``) and, on the broker, ``engine.storage.producer_state`` (``ProducerStateManager``).  Time is
 virtual (milliseconds) and jumps from one event to the next; there is no randomness.
 
-Worked examples (run by ``tests/test_worked_examples.py``): three records A, B, C (0, 1, 2) sent 1 ms apart
+Worked examples (run by ``tests/engine/test_worked_examples.py``): three records A, B, C (0, 1, 2) sent 1 ms apart
 to one partition, 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
 
 * ``enable.idempotence=false``, ``max.in.flight=5``: the log is B, C, A (seed article 002's "BCA"):

@@ -4,7 +4,7 @@ Every sample is a ``pyarrow`` string array (null = a null key), ready for ``engi
 Limits (stated in the UI): at most ``MAX_KEYS`` keys, ``MAX_KEY_BYTES`` bytes per key,
 ``MAX_UPLOAD_BYTES`` per upload, ``MAX_PASTE_CHARS`` pasted characters.
 
-Worked example (asserted in ``tests/test_keysample.py``): ``parse_pasted("a\\n\\nb\\n<null>\\n")``
+Worked example (asserted in ``tests/engine/producer/test_keysample.py``): ``parse_pasted("a\\n\\nb\\n<null>\\n")``
 gives ``["a", "b", None]`` — blank lines are skipped and ``<null>`` stands for a null key.
 """
 

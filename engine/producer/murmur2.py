@@ -5,7 +5,7 @@ The Java producer (``BuiltInPartitioner.partitionForKey``) sends a record with a
 so an empty (non-null) key always lands on ``275646681 % n`` (partition 9 of 12); a null key goes to
 the sticky partitioner instead (see ``engine.producer.null_keys``).
 
-Worked example (asserted in ``tests/test_hashing.py``): ``partition_for_key("21", 50)`` ->
+Worked example (asserted in ``tests/engine/producer/test_hashing.py``): ``partition_for_key("21", 50)`` ->
 ``murmur2(b"21") = -973932308``, ``to_positive = 1173551340``, ``1173551340 % 50 = 40``.
 
 Arrays of keys go through ``engine.producer.arrow`` (same numbers, Arrow buffers, numba or numpy).

@@ -16,7 +16,7 @@ batches them per partition (``batch.size``, ``linger.ms``), and each broker (lea
 ``p % brokers``) accepts at most ``max.in.flight.requests.per.connection`` requests, each taking
 that broker's latency.  Randomness is a seeded ``numpy`` generator, so a run is reproducible.
 
-Worked example (asserted in ``tests/test_producer.py``): the defaults of ``ProducerConfig`` —
+Worked example (asserted in ``tests/engine/producer/test_null_keys_producer.py``): the defaults of ``ProducerConfig`` —
 6 partitions on 3 brokers, broker 2 slow (100 ms per request, the others 2 ms), ``batch.size``
 16384, ``linger.ms`` 0 (the default before Kafka 4.0), 1,000-byte records at 3,000/s for 4 s,
 seed 1.  ``round_robin`` gives each broker exactly 1/3; ``sticky`` sends about 77% of the records

@@ -1,6 +1,6 @@
 """The numbers the Keys page tabulates, as rows: skew per partitioner, the hottest keys, null-key runs.
 
-Worked example (asserted in tests/test_producer_summary.py): the keys ``21`` (twice) and ``foobar`` over
+Worked example (asserted in tests/engine/producer/test_producer_summary.py): the keys ``21`` (twice) and ``foobar`` over
 50 partitions with the Java partitioner put 2 records on partition 40 (Kafka's ``UtilsTest`` key)::
 
     >>> hottest_rows(pa.array(["21", "foobar", "21"]), 50, top=1)

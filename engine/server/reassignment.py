@@ -7,7 +7,7 @@
 * ``reassignment_json`` writes the file ``--execute`` reads (``--generate`` prints the same shape):
   ``{"version": 1, "partitions": [{"topic", "partition", "replicas"}, ...]}``, partitions in order.
 
-Worked example (asserted in tests/test_reassignment.py)::
+Worked example (asserted in tests/engine/server/test_reassignment.py)::
 
     >>> reassignment_json("orders", {1: [2, 0], 0: [1, 2]})
     {'version': 1, 'partitions': [{'topic': 'orders', 'partition': 0, 'replicas': [1, 2]},

@@ -13,7 +13,7 @@
   leadership back to the first replica where it is alive.
 * Decommissioning a broker and the reassignment file: ``engine.server.reassignment``.
 
-Worked example (asserted in tests/test_replicas.py): brokers 0..4 without racks, 10 partitions,
+Worked example (asserted in tests/engine/server/test_replicas.py): brokers 0..4 without racks, 10 partitions,
 replication factor 3, fixed start index 0 -> partition 0 on [0, 1, 2], partition 5 on [0, 2, 3]
 (the replica shift grows by one each time the partition id wraps the broker list).
 """

@@ -7,7 +7,7 @@ a lock that runs out makes its records AVAILABLE again.  **The limit rule**: a r
 AVAILABLE with ``delivery_count >= group.share.delivery.count.limit`` is ARCHIVED instead.  Each rule is that of
 Kafka's 4.0-line class (``../shared/vectors/share_deliver.README.md`` restates them in Kafka's terms).
 
-Worked example (run by ``tests/test_worked_examples.py``): a log of two batches, A takes them all, B's
+Worked example (run by ``tests/engine/test_worked_examples.py``): a log of two batches, A takes them all, B's
 fetch finds nothing to re-deliver; A crashes, its lock runs out at 30,000 ms and B gets the records again
 with their delivery count raised to 2::
 

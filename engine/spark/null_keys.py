@@ -20,7 +20,7 @@ producer's random choices come from ``numpy.random.default_rng([seed, producer, 
 Runs are placed without expanding them into records, so a run of 10^8 records costs one draw per
 partition switch, not one per record.
 
-Worked example (asserted in tests/spark/test_null_keys.py): one producer, round-robin over 4
+Worked example (asserted in tests/engine/spark/test_spark_null_keys.py): one producer, round-robin over 4
 partitions, a run of 6 records of 100 bytes then a run of 1: seven consecutive partitions from
 the producer's random start ``s``, i.e. ``s % 4`` and ``(s + 1) % 4`` get 2 records each::
 

@@ -9,7 +9,7 @@ so where several are invalid the first in that order is named; then ``validateVa
 everything).  ``segment.index.bytes`` 4..11 passes ``LogConfig`` (at least 4) although no segment can be
 created with it (``engine.storage.index``).
 
-Worked example (also in ``tests/test_storage_log.py``)::
+Worked example (also in ``tests/engine/storage/test_storage_log.py``)::
 
     >>> LogConfig.from_dict({"log.roll.hours": 1, "log.roll.ms": 5000}).segment_ms   # ms wins over hours
     5000

@@ -19,7 +19,7 @@ Sequences are per partition and count records: a batch of 3 records with base se
 Five remembered batches is why the producer allows at most 5 in flight with idempotence: any retry of a batch
 still in flight is then guaranteed to be recognised.
 
-Worked example (``tests/test_storage_producer_state.py``): batches seq 0-1, 2-3, 4-5, 6-7, 8-9, 10-11
+Worked example (``tests/engine/storage/test_storage_producer_state.py``): batches seq 0-1, 2-3, 4-5, 6-7, 8-9, 10-11
 appended;
 a retry of 2-3 is a duplicate (still remembered), a retry of 0-1 is OUT_OF_ORDER_SEQUENCE_NUMBER (evicted by
 10-11),

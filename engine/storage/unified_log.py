@@ -1,7 +1,7 @@
 """One partition's log: ``UnifiedLog`` with ``LocalLog`` — append and roll, read an offset or a timestamp
 step by step, and retention (``deleteOldSegments``).
 
-Retention, as ``UnifiedLog.deletableSegments`` does it (asserted in ``tests/test_storage_retention.py``):
+Retention, as ``UnifiedLog.deletableSegments`` does it (asserted in ``tests/engine/storage/test_storage_retention.py``):
 walk the
 segments oldest first and stop at the first one the rule keeps; only whole segments go, never part of one, and
 never one holding offsets at or above the high watermark.  The rules, in Kafka's order: *log start offset*

@@ -6,7 +6,7 @@ empty ``GROUP-INSTANCE-ID``) is just spaces.  ``split_row`` reads a row by those
 paste lost the alignment (a chat tool collapsed the spaces), it falls back to whitespace tokens if
 their count still fits, else it returns None and the caller reports the line.
 
-Worked example (asserted in tests/test_tools_consumer_groups.py)::
+Worked example (asserted in tests/engine/tools/test_tools_consumer_groups.py)::
 
     >>> header = columns_of("GROUP  CONSUMER-ID  GROUP-INSTANCE-ID  HOST")
     >>> split_row("g      c-1                             /10.0.0.7", header)

@@ -15,7 +15,7 @@ tools/.../consumer/group/ConsumerGroupCommand.java):
 * the tool's messages: ``Consumer group 'G' has no active members.``, ``Warning: Consumer group 'G'
   is rebalancing.``, ``Error: Consumer group 'G' does not exist.``
 
-Worked example (asserted in tests/test_tools_consumer_groups.py)::
+Worked example (asserted in tests/engine/tools/test_tools_consumer_groups.py)::
 
     >>> parse_assignment("t0:0,1;t1:2", 1)
     [('t0', 0), ('t0', 1), ('t1', 2)]

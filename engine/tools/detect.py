@@ -7,7 +7,7 @@ or a reassignment plan, told apart by their keys); ``broker,rack`` lines give ra
 preamble and heading lines are known too.  Any other line is listed as unused with its number; a paste
 in which nothing is recognised is an error naming its first line.
 
-Worked example (asserted in tests/test_tools_detect.py)::
+Worked example (asserted in tests/engine/tools/test_tools_detect.py)::
 
     >>> data = parse_text("1,az1\\n2,az2\\nhello")
     >>> data.brokers, [str(u) for u in data.unused]

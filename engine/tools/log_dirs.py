@@ -11,7 +11,7 @@ A partition's size is the largest of its replicas' (future replicas, being moved
 are left out and listed); the brokers holding a partition are its replicas when no replica list is
 known from elsewhere.  A log dir that reports an error is listed with its error.
 
-Worked example (asserted in tests/test_tools_log_dirs.py)::
+Worked example (asserted in tests/engine/tools/test_tools_log_dirs.py)::
 
     >>> data = Imported()
     >>> read_log_dirs(data, 3, {"version": 1, "brokers": [{"broker": 1, "logDirs": [{"logDir": "/d",

@@ -5,7 +5,7 @@ optional ``broker,rack`` header; ``#`` starts a comment.  A broker given two dif
 error naming both lines.  With the replica lists of ``kafka-topics.sh --describe`` (or a
 reassignment plan, or a live cluster) the racks become each partition's replica racks.
 
-Worked example (asserted in tests/test_tools_racks.py)::
+Worked example (asserted in tests/engine/tools/test_tools_racks.py)::
 
     >>> data = Imported()
     >>> read_rack_line(data, 3, "2, use1-az2")

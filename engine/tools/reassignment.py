@@ -14,7 +14,7 @@ Java's ``String.compareTo``, then partition; Jackson's compact separators), so a
 be handed to ``kafka-reassign-partitions.sh --execute``.  The version constant is shared with
 ``engine.server.reassignment``, which writes per-topic plans for the Replicas page.
 
-Worked example (asserted in tests/test_tools_reassignment.py)::
+Worked example (asserted in tests/engine/tools/test_tools_reassignment.py)::
 
     >>> format_reassignment_json({("b", 1): [2, 3], ("a", 0): [1]})
     '{"version":1,"partitions":[{"topic":"a","partition":0,"replicas":[1],"log_dirs":["any"]},\

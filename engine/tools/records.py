@@ -4,7 +4,7 @@ Every parser (``consumer_groups``, ``topics``, ``log_dirs``, ``reassignment``, `
 reads of ``engine.admin`` fill the same ``Imported`` record; ``to_scenario`` turns it into a scenario.
 Whatever was seen but cannot be used is an ``Unused`` entry (line number, the text, why), never dropped.
 
-Worked example (asserted in tests/test_tools_detect.py)::
+Worked example (asserted in tests/engine/tools/test_tools_detect.py)::
 
     >>> data = Imported()
     >>> data.topic("orders").partition_count = 3

@@ -6,7 +6,7 @@ subscribes to the same, already validated topic tuple, so the checks are per top
 The rules are those of ``engine.scenario`` (the same constants and ``check_topic_name``), and the
 tests assert ``parse_scenario(scenario_to_json(s)) == s`` for every result, so the two cannot drift.
 
-Worked example (asserted in tests/test_import_scenario.py)::
+Worked example (asserted in tests/engine/tools/test_import_scenario.py)::
 
     >>> s = build_scenario("g", "", {"t": 2}, [("c1", None)], {}, {"t": [1.0, 0.0]})
     >>> s.first.members[0].topics, s.weights

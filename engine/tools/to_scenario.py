@@ -12,7 +12,7 @@
 * Weights: partition sizes from ``kafka-log-dirs.sh`` when given, else the group's lag.
 * Everything else is in ``unused`` (with line numbers) or ``notes``; nothing is dropped silently.
 
-Worked example (asserted in tests/test_import_scenario.py): a members view of group ``g`` with
+Worked example (asserted in tests/engine/tools/test_import_scenario.py): a members view of group ``g`` with
 ``c1`` on ``t(0,1)`` and ``c2`` on ``t(2)`` gives topics ``{"t": 3}`` (inferred, noted), members c1 and
 c2 subscribed to ``t``, and ``current_assignment == {"c1": [t-0, t-1], "c2": [t-2]}``.
 """

@@ -11,7 +11,7 @@ partition without a leader.  Terminals often turn the tabs into spaces on copy, 
 by their names as well.  Partition counts and replica lists are used (replicas give replica racks
 when broker racks are known); the other fields are listed as unused, once per field name.
 
-Worked example (asserted in tests/test_tools_topics.py)::
+Worked example (asserted in tests/engine/tools/test_tools_topics.py)::
 
     >>> fields_of("Topic: t\\tPartition: 2\\tLeader: none\\tReplicas: 3,1\\tIsr: \\tElr: N/A")
     {'Topic': 't', 'Partition': '2', 'Leader': 'none', 'Replicas': '3,1', 'Isr': '', 'Elr': 'N/A'}

@@ -47,7 +47,7 @@ EXPECTED = {  # step id -> the answer Kafka gives (hand-derived)
     "eos.committed": 3,  # T1's two records and the plain one
     "eos.lso": 2,  # T1's open send on partition 1
 }
-MEASURED = {"hot.share12", "hot.share96"}  # from a generated key sample: tests/test_lessons_course.py
+MEASURED = {"hot.share12", "hot.share96"}  # from a generated key sample: tests/engine/lessons/test_lessons_course.py
 POSITIONS = [(i, j) for i, lesson in enumerate(course(), 1) for j in range(1, len(lesson.steps) + 1)]
 
 

@@ -29,7 +29,7 @@ is reinserted from level 2 at time 9 and fires there::
     >>> [(a.time_ms, a.wheel_times_after) for a in trace.advances]
     [(3, [3, 3, 0]), (9, [9, 9, 9])]
 
-``tests/test_timing_wheel.py`` asserts this and the whole javadoc walk-through.
+``tests/engine/server/timer/test_timing_wheel.py`` asserts this and the whole javadoc walk-through.
 
 Limits (stated in the UI and README): tick_ms 1..2^32, wheel_size 2..65,536, start_ms 0..2^42,
 delay_ms 0..2^40, add_at_ms start_ms..2^42 and non-decreasing, task ids 1..64 characters and unique,
