@@ -33,8 +33,8 @@ stop-the-world of eager); ``member_pauses`` (the union of a member's partitions'
 some of its partitions are in transit.
 
 A partition of a member that left is unavailable from the moment it left (0 for a crash; after its
-in-flight batch for a graceful leave). Example (``tests/engine/consumer/test_pause.py``): C0,C1 own 2 partitions each, C1
-leaves gracefully, timings processing 1000 / rejoin 3000 / sync 500: eager stops C0 from 1000 to 4500
+in-flight batch for a graceful leave). Example (``tests/engine/consumer/test_pause.py``): C0,C1 own 2 partitions each,
+C1 leaves gracefully, timings processing 1000 / rejoin 3000 / sync 500: eager stops C0 from 1000 to 4500
 (3.5 consumer-seconds stopped, 4 x 3.5 = 14 partition-seconds); cooperative hands C1's partitions to C0
 at the end of round 1 (3500) and C0's own partitions never pause (0 stopped, 2 x 2.5 = 5 partition-seconds).
 KIP-848 with ``heartbeat_interval_ms`` 3000: C1 revokes and leaves at 1000, C0 receives its partitions on

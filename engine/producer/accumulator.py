@@ -18,8 +18,8 @@ partition per request, and re-enqueued at the front on retry.
   failed batches of one partition come back in reverse order of processing; with idempotence
   ``insertInSequenceOrder`` puts it back by sequence.
 
-Worked example (``tests/engine/producer/test_idempotence.py``): 100-byte values without keys, sent in the same millisecond,
-are
+Worked example (``tests/engine/producer/test_idempotence.py``): 100-byte values without keys, sent in the same
+millisecond, are
 109-byte records while the offset delta fits one varint byte (0..63) and 110 bytes after; the default
 16,384-byte batch.size takes 64 x 109 + 84 x 110 = 16,216 bytes of them after the 61-byte header: 148 records.
 """

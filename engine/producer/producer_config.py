@@ -15,7 +15,8 @@
   released 4.0 lingers 5 ms (KIP-1030).
 * ``acks`` is a ``ConfigDef`` STRING matched exactly (after trimming) against ``all``, ``-1``, ``0``, ``1``.
 
-Worked examples (run by ``tests/engine/test_worked_examples.py``; more in ``tests/engine/producer/test_idempotence.py``)::
+Worked examples (run by ``tests/engine/test_worked_examples.py``; more in
+``tests/engine/producer/test_idempotence.py``)::
 
     >>> resolve({"acks": "1"}).idempotence, resolve({"acks": "1"}).notes
     (False, ("Idempotence will be disabled because acks is set to 1, not set to 'all'.",))

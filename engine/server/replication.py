@@ -16,8 +16,8 @@ The rules, from Kafka 4.x's code:
   leads and the ISR becomes that replica alone; records above its LEO are lost.  Without it the partition stays
   offline (no leader).  Eligible leader replicas (ELR, KIP-966) are not modelled.
 
-Worked example (asserted in ``tests/engine/server/test_replication.py``): replicas ``[0, 1, 2]``, ISR ``[0, 2]`` (broker 1
-fell behind), LEOs ``{0: 10, 1: 4, 2: 8}``, ``min.insync.replicas=2``::
+Worked example (asserted in ``tests/engine/server/test_replication.py``): replicas ``[0, 1, 2]``, ISR ``[0, 2]``
+(broker 1 fell behind), LEOs ``{0: 10, 1: 4, 2: 8}``, ``min.insync.replicas=2``::
 
     >>> state = ReplicaState((0, 1, 2), (0, 2), 0, {0: 10, 1: 4, 2: 8})
     >>> high_watermark(state, min_insync=2)      # min LEO over the ISR: broker 1 does not count

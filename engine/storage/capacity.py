@@ -15,8 +15,8 @@ memory and disk — the steady state of the roll and retention rules of ``LogSeg
   Seed article 000 counts "two file handles per partition" (``.log`` and ``.index``): it is per *segment*, the
   ``.timeindex`` exists since 0.10.1, and only the ``.log`` holds a descriptor.
 
-Worked example (``tests/engine/storage/test_storage_capacity.py``): 100 GiB per partition per day with the defaults (1 GiB
-segments, 7 days) rolls a segment every 14.4 minutes; time retention keeps ceil((604,800,000 + 300,000) /
+Worked example (``tests/engine/storage/test_storage_capacity.py``): 100 GiB per partition per day with the defaults (1
+GiB segments, 7 days) rolls a segment every 14.4 minutes; time retention keeps ceil((604,800,000 + 300,000) /
 864,000) = 701 closed segments + 1 active = 702 per partition.
 """
 

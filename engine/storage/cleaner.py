@@ -18,8 +18,8 @@ above ``min.cleanable.dirty.ratio``.
   stamps ``deleteHorizonMs = now + delete.retention.ms`` on it (``MemoryRecords.filterTo``, KIP-534).
 * ``groupSegmentsBySize``: consecutive segments are merged while their total stays within ``segment.bytes``.
 
-Worked example (``tests/engine/storage/test_storage_cleaner.py``): keys a, b, a, c, b(tombstone) in two closed segments and
-an
+Worked example (``tests/engine/storage/test_storage_cleaner.py``): keys a, b, a, c, b(tombstone) in two closed segments
+and an
 active one: after cleaning, a's first record and b's value are gone; the tombstone stays with a horizon
 ``now + 86,400,000``; a cleaning after that horizon removes it.
 

@@ -1,8 +1,8 @@
 """A segment's sparse indexes: ``AbstractIndex`` (capacity, binary search with a warm section),
 ``OffsetIndex`` (offset -> position, 8-byte entries) and ``TimeIndex`` (timestamp -> offset, 12-byte entries).
 
-Worked example (asserted in ``tests/engine/storage/test_storage_index.py``), seed article 002's lookup of offset 23, in an
-index
+Worked example (asserted in ``tests/engine/storage/test_storage_index.py``), seed article 002's lookup of offset 23, in
+an index
 whose entries around it are ``[6, 0], [14, 328], [22, 656], [30, 984]`` (the article's figure shows ``[22,
 656]``):
 ``indexSlotRangeFor`` first compares the target with the

@@ -2,8 +2,8 @@
 retention checks, then actions (retention, compaction, DeleteRecords) and lookups — the engine of the
 Partition Log page and of ``python -m engine log``.
 
-Worked example (asserted in ``tests/engine/storage/test_storage_partition_log.py``), the seed article's picture: with batches
-of one record and ``segment.bytes`` such that 133 records fill a segment, the second segment is
+Worked example (asserted in ``tests/engine/storage/test_storage_partition_log.py``), the seed article's picture: with
+batches of one record and ``segment.bytes`` such that 133 records fill a segment, the second segment is
 ``00000000000000000133.log`` and the first holds offsets 0..132.
 
 Input (``cli_log``)::

@@ -1,8 +1,8 @@
 """Exact sizes of the v2 record format (uncompressed): ``DefaultRecord.sizeInBytes`` and
 ``DefaultRecordBatch.RECORD_BATCH_OVERHEAD``.
 
-Worked example (asserted in ``tests/engine/storage/test_storage_log.py``): a record with an 8-byte key, a 100-byte value, no
-headers, offset delta 0 and timestamp delta 0 has a body of 1 (attributes) + 1 (offset delta) + 1 (timestamp
+Worked example (asserted in ``tests/engine/storage/test_storage_log.py``): a record with an 8-byte key, a 100-byte
+value, no headers, offset delta 0 and timestamp delta 0 has a body of 1 (attributes) + 1 (offset delta) + 1 (timestamp
 delta) + 1 + 8 (key) + 2 + 100 (value: 100 zig-zags to 200, two varint bytes) + 1 (header count) = 115 bytes,
 plus 2 bytes for its varint length: 117 bytes.  Ten of them in one batch: 61 + 10 x 117 = 1,231 bytes (offset
 deltas 0..9 stay one byte).  A tombstone (null value) writes -1 as a one-byte varint: the same record is 15

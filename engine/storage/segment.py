@@ -3,8 +3,8 @@
 Files are named from the base offset, 20 digits (``LogFileUtils.filenamePrefixFromOffset``): the segment that
 starts at offset 133 is ``00000000000000000133.log`` with ``.index`` and ``.timeindex`` beside it.
 
-Index entries (``LogSegment.append``, asserted in ``tests/engine/storage/test_storage_segment.py``): before writing a batch,
-``if (bytesSinceLastIndexEntry > indexIntervalBytes)`` the offset index gets ``(last offset of this batch,
+Index entries (``LogSegment.append``, asserted in ``tests/engine/storage/test_storage_segment.py``): before writing a
+batch, ``if (bytesSinceLastIndexEntry > indexIntervalBytes)`` the offset index gets ``(last offset of this batch,
 position where it starts)`` and the time index ``(max timestamp so far, its batch's last offset)``; then the
 counter restarts at 0 and this batch's bytes are added.  With 1,231-byte batches and the 4,096-byte default
 the

@@ -12,8 +12,8 @@ stop
 there, and drop the data of aborted transactions (listed by the fetch response from the ``.txnindex``).
 ``read_uncommitted`` reads everything up to the high watermark, aborted data included.
 
-Worked example (``tests/engine/storage/test_storage_txn.py``): T1 writes 2 records to p0 and 1 to p1 and commits; T2 writes 1
-to p0 and aborts; a plain producer writes 1 to p0.  p0 = [T1, T1, T2, COMMIT(T1), ABORT(T2), plain] ... in the
+Worked example (``tests/engine/storage/test_storage_txn.py``): T1 writes 2 records to p0 and 1 to p1 and commits; T2
+writes 1 to p0 and aborts; a plain producer writes 1 to p0.  p0 = [T1, T1, T2, COMMIT(T1), ABORT(T2), plain] ... in the
 order of the operations; read_committed on p0 gets T1's two records and the plain one.
 
 Not modelled: the transaction coordinator and ``__transaction_state``, ``AddPartitionsToTxn``, transaction

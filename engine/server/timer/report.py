@@ -1,7 +1,7 @@
 """What the Timing Wheel page tabulates, as rows: each task's life, and the wheel-vs-heap cost runs.
 
-Worked example (asserted in tests/engine/server/timer/test_timer_report.py): a task with delay 11 on a wheel of tick 1 and
-size 3 goes to level 2, bucket 1 (expiring at 9) and fires at 11::
+Worked example (asserted in tests/engine/server/timer/test_timer_report.py): a task with delay 11 on a wheel of tick 1
+and size 3 goes to level 2, bucket 1 (expiring at 9) and fires at 11::
 
     >>> from engine.server.timer.driver import simulate
     >>> from engine.server.timer.model import TaskSpec, WheelConfig
