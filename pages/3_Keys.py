@@ -15,7 +15,6 @@ from engine import (
     hottest_rows,
     keysample,
     null_key_rows,
-    null_keys,
     remap_share,
     skew_rows,
 )
@@ -23,7 +22,7 @@ from engine.charts import partition_histogram, producer_timeline, remap_chart
 from ui.cached import null_key_runs, placements, remap_curve_of
 from ui.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_note
 from ui.i18n import _, tr
-from ui.key_sample import key_source, remap_caption
+from ui.key_sample import key_source, null_key_config, remap_caption
 from ui.layout import page_setup
 
 MAX_PAGE_PARTITIONS = 10_000
@@ -85,29 +84,13 @@ def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
 def null_key_section() -> None:
     st.markdown(_("Records **without a key**, for three generations of the Java producer. Broker 0 is made "
                   "slow; watch KIP-480's sticky partitioner pile records onto it and KIP-794 undo that."))
-    c = st.columns(4) + st.columns(4)
-    partitions = c[0].number_input(_("Partitions"), 1, null_keys.MAX_PARTITIONS, 6, key="keys.sim_partitions")
-    brokers = c[1].number_input(_("Brokers"), 1, null_keys.MAX_BROKERS, 3, key="keys.sim_brokers")
-    batch = c[2].number_input(_("batch.size (bytes)"), 1, 16 * 2**20, 16_384, step=1024, key="keys.sim_batch")
-    linger = c[3].number_input("linger.ms", 0, 10_000, 0, key="keys.sim_linger",
-                               help=_("0 was the default before Kafka 4.0; 5 since (KIP-1030)"))
-    size = c[4].number_input(_("Record size (bytes)"), 1, 16 * 2**20, 1000, step=100, key="keys.sim_record")
-    rate = c[5].number_input(_("Records / s"), 1, 1_000_000, 3000, step=500, key="keys.sim_rate")
-    slow = c[6].number_input(_("Slow broker latency (ms)"), 0, 60_000, 100, key="keys.sim_slow")
-    fast = c[7].number_input(_("Other brokers latency (ms)"), 0, 60_000, 2, key="keys.sim_fast")
-    duration = st.slider(_("Simulated time (ms)"), 500, null_keys.MAX_DURATION_MS, 4000, 500,
-                         key="keys.sim_duration",
-                         help=_("At most {records} records and partitions x ms <= {work}").format(
-                             records=f"{null_keys.MAX_RECORDS:,}", work=f"{null_keys.MAX_WORK:,}"))
-    latencies = tuple([float(slow)] + [float(fast)] * (int(brokers) - 1))
-    config = null_keys.ProducerConfig(int(partitions), int(brokers), int(batch), int(linger), int(size),
-                                      int(rate), int(duration), latencies, bucket_ms=max(1, duration // 40))
+    config = null_key_config()
     try:
         runs = null_key_runs(config.validate())
     except EngineError as exc:
         st.error(tr(str(exc)))
         return
-    st.plotly_chart(producer_timeline(runs, latencies), key="keys.sim_chart")
+    st.plotly_chart(producer_timeline(runs, config.broker_latency_ms), key="keys.sim_chart")
     rows = [{**row, "strategy": tr(row["strategy"])} for row in null_key_rows(runs)]  # the label, not an id
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="keys.sim_table")
     st.caption(_("Model: 1 ms steps; a batch is sent when full, older than linger.ms or followed by another "

@@ -11,7 +11,7 @@ import hashlib
 import pyarrow as pa
 import streamlit as st
 
-from engine import EngineError, expected_stay_share, keysample
+from engine import EngineError, expected_stay_share, keysample, null_keys
 from ui.cached import generated_keys, pasted_keys, uploaded_keys
 from ui.i18n import _, tr
 from ui.paste import checked_paste, paste_area
@@ -85,3 +85,25 @@ def remap_caption(partitions: int, target: int, measured: float) -> None:
                  "place: {old} -> {new} keeps {stay} ({stay_pct}) and moves {move_pct}; this sample measures "
                  "{measured} moving.").format(old=partitions, new=target, stay=stay, stay_pct=f"{float(stay):.1%}",
                                               move_pct=f"{float(1 - stay):.1%}", measured=f"{measured:.1%}"))
+
+
+def null_key_config() -> null_keys.ProducerConfig:
+    """The Keys page's null-key producer, read from its widgets (validated by the caller)."""
+    c = st.columns(4) + st.columns(4)
+    partitions = c[0].number_input(_("Partitions"), 1, null_keys.MAX_PARTITIONS, 6, key="keys.sim_partitions")
+    brokers = c[1].number_input(_("Brokers"), 1, null_keys.MAX_BROKERS, 3, key="keys.sim_brokers")
+    batch = c[2].number_input(_("batch.size (bytes)"), 1, 16 * 2**20, 16_384, step=1024, key="keys.sim_batch")
+    linger = c[3].number_input("linger.ms", 0, 10_000, 0, key="keys.sim_linger",
+                               help=_("0 was the default before Kafka 4.0; 5 since (KIP-1030)"))
+    size = c[4].number_input(_("Record size (bytes)"), 1, 16 * 2**20, 1000, step=100, key="keys.sim_record")
+    rate = c[5].number_input(_("Records / s"), 1, 1_000_000, 3000, step=500, key="keys.sim_rate")
+    slow = c[6].number_input(_("Slow broker latency (ms)"), 0, 60_000, 100, key="keys.sim_slow")
+    fast = c[7].number_input(_("Other brokers latency (ms)"), 0, 60_000, 2, key="keys.sim_fast")
+    duration = st.slider(_("Simulated time (ms)"), 500, null_keys.MAX_DURATION_MS, 4000, 500,
+                         key="keys.sim_duration",
+                         help=_("At most {records} records and partitions x ms <= {work}").format(
+                             records=f"{null_keys.MAX_RECORDS:,}", work=f"{null_keys.MAX_WORK:,}"))
+    latencies = tuple([float(slow)] + [float(fast)] * (int(brokers) - 1))
+    config = null_keys.ProducerConfig(int(partitions), int(brokers), int(batch), int(linger), int(size),
+                                      int(rate), int(duration), latencies, bucket_ms=max(1, duration // 40))
+    return config

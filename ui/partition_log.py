@@ -1,0 +1,48 @@
+"""The Partition Log page's inputs: the topic config and the workload, read from its widgets as a ``log``
+document (``python -m engine log``'s input), with the reference article's preset."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.storage import partition_log as plog
+from engine.storage.log_config import DAY_MS
+from ui.i18n import _, tr
+
+K = "log."
+PAGE_MAX_BATCHES = 3_000
+CONFIG = {"segment.bytes": (16_384, 14), "segment.ms": (7 * DAY_MS, 1),
+          "segment.index.bytes": (10_485_760, 12), "index.interval.bytes": (4_096, 0),
+          "retention.ms": (7 * DAY_MS, -1), "retention.bytes": (-1, -1), "delete.retention.ms": (DAY_MS, 0)}
+WORKLOAD = {"batches": (200, 1, PAGE_MAX_BATCHES), "records_per_batch": (10, 1, 1_000),
+            "value_bytes": (100, 0, 100_000), "keys": (0, 0, 10_000), "tombstone_every": (0, 0, 10_000),
+            "interval_ms": (60_000, 0, DAY_MS)}
+
+
+def seed_preset() -> None:
+    st.session_state[K + "segment.bytes"] = plog.SEED_133["config"]["segment.bytes"]
+    for name, value in plog.SEED_133["workload"].items():
+        st.session_state[K + name] = value
+
+
+def document() -> dict:
+    for name, (default, *_rest) in {**CONFIG, **WORKLOAD}.items():
+        st.session_state.setdefault(K + name, default)
+    st.button(_("《深入理解 Kafka》: the second segment is 00000000000000000133.log"), on_click=seed_preset,
+              key=K + "seed")
+    cols = st.columns(4)
+    config = {name: int(cols[i % 4].number_input(name, low, None, key=K + name))
+              for i, (name, (_, low)) in enumerate(CONFIG.items())}
+    config["cleanup.policy"] = cols[3].selectbox("cleanup.policy", ["delete", "compact", "compact,delete"],
+                                                 key=K + "policy")
+    config["min.cleanable.dirty.ratio"] = cols[0].number_input("min.cleanable.dirty.ratio", 0.0, 1.0, 0.5,
+                                                               key=K + "ratio")
+    st.caption(_("Kafka's defaults: segment.bytes 1 GiB, segment.ms 7 days, the rest as shown; here segments "
+                 "are small so they roll. At most {page:,} batches here ({cli:,} in the CLI).").format(
+        page=PAGE_MAX_BATCHES, cli=plog.MAX_BATCHES))
+    cols = st.columns(6)
+    workload = {name: int(cols[i].number_input(tr(name.replace("_", " ")), low, high, key=K + name))
+                for i, (name, (_, low, high)) in enumerate(WORKLOAD.items())}
+    workload["retention_checks"] = st.checkbox(_("Run retention every log.retention.check.interval.ms (5 min) "
+                                                 "while appending"), key=K + "checks")
+    return {"config": config, "workload": workload}
