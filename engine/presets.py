@@ -154,6 +154,14 @@ def _heterogeneous() -> Scenario:
                     {"orders": skew_weights(8, "zipf")})
 
 
+def _share_group() -> Scenario:
+    step0 = _group({"jobs": 3}, make_members(8, ["jobs"]))
+    step2 = _group({"jobs": 3}, (*_without(step0, "C3").members, Member("C8", ("jobs",))))
+    return Scenario((step0, _without(step0, "C3"), step2), "share group: 3 partitions, 8 consumers (KIP-932)",
+                    "A share group (Kafka 4.2): 8 consumers read 3 partitions, several per partition. "
+                    "Step 1: C3 leaves. Step 2: C8 joins.", group_type="share")
+
+
 def _three_az() -> Scenario:
     racks = ("az1", "az2", "az3")
     topics = {"orders": 12, "payments": 6}
@@ -183,6 +191,7 @@ PRESETS: dict[str, Preset] = {
         Preset("order-service", "order service: 12 partitions / 5 consumers", "realistic", _order_service),
         Preset("more-consumers", "more consumers than partitions (8 / 6)", "realistic", _more_consumers),
         Preset("heterogeneous", "heterogeneous subscriptions", "realistic", _heterogeneous),
+        Preset("share-group", "share group: 3 partitions / 8 consumers", "realistic (KIP-932)", _share_group),
         Preset("three-az", "3-AZ group, rack-aware", "realistic", _three_az),
         Preset("large", "large: 50 members / 2,000 partitions", "realistic", _large),
     )
