@@ -23,6 +23,7 @@ from ui.client_choice import assignors_of, client_choice, client_notes, offer_no
 from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.presenter import assignment_handout_button
+from ui.share_view import is_share, share_section
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario
 
@@ -100,8 +101,13 @@ client = client_choice("assign")
 with st.spinner(_("Computing the client and server-side (KIP-848) assignments...")):
     results = {a: outcomes_or_error(ref, a) for a in assignors_of(client)}
 offer_note(client)
+if is_share(current_scenario()):  # a share group: its own assignment first, the consumer-group assignors beside
+    share_section(ref, step)
 client_notes(ref, step, client, results)
 metrics_section(ref, step, results)
 columns_section(ref, step, results)
+if not is_share(current_scenario()):
+    with st.expander(_("The same members as a share group (KIP-932)")):
+        share_section(ref, step)
 downloads_section(step, results)
 config_section()

@@ -156,3 +156,66 @@ def _run_step(index: int, step: _StepIn, assign: ShareAssignFunction, known_ids:
              for m in step.members}
     held = {mid: [TopicPartition(t, p) for t, p in tps] for mid, tps in current.items()}
     return ShareStepResult(lists, spec.subscription_type, held)
+
+
+# ------------------------------------------------------------------------------ what the pages show
+
+
+@dataclass(frozen=True)
+class SharePartitionView:
+    """One step of a share group as the pages show it: who reads each subscribed partition."""
+
+    members_of: dict[TopicPartition, list[str]]  # every subscribed partition, [] when no member has it
+    idle_members: list[str]                       # members with no partition (only with no subscribed topic)
+
+    @property
+    def shared(self) -> list[TopicPartition]:
+        return [tp for tp, ms in self.members_of.items() if len(ms) > 1]
+
+    @property
+    def unread(self) -> list[TopicPartition]:
+        return [tp for tp, ms in self.members_of.items() if not ms]
+
+
+def partition_view(result: ShareStepResult, topics: Mapping[str, int],
+                   subscriptions: Mapping[str, tuple[str, ...]]) -> SharePartitionView:
+    """Partition -> members for the partitions of subscribed topics (Java topic order, then number).
+
+    >>> out = share_assign({"topics": {"t": 2}, "members": [{"id": "a", "topics": ["t"]}]})
+    >>> v = partition_view(out.steps[0], {"t": 2}, {"a": ("t",)})
+    >>> {str(tp): ms for tp, ms in v.members_of.items()}, v.shared, v.unread
+    ({'t-0': ['a'], 't-1': ['a']}, [], [])
+    """
+    subscribed = {t for names in subscriptions.values() for t in names if t in topics}
+    held = result.members_of()
+    every = sorted((TopicPartition(t, p) for t in subscribed for p in range(topics[t])), key=tp_sort_key)
+    return SharePartitionView({tp: held.get(tp, []) for tp in every},
+                              [m for m, tps in result.assignment.items() if not tps])
+
+
+@dataclass(frozen=True)
+class ShareChange:
+    """What one member gains and loses between two steps (``joined``/``left`` for members new or gone)."""
+
+    member: str
+    gained: tuple[TopicPartition, ...]
+    lost: tuple[TopicPartition, ...]
+    joined: bool = False
+    left: bool = False
+
+
+def share_changes(before: Assignment, after: Assignment) -> list[ShareChange]:
+    """Members whose partitions change from ``before`` to ``after`` (members of both steps, ``after``'s order
+    first, then those who left).
+
+    >>> share_changes({"a": [TopicPartition("t", 0)]}, {"a": [TopicPartition("t", 0)], "b": [TopicPartition("t", 0)]})
+    [ShareChange(member='b', gained=(TopicPartition(topic='t', partition=0),), lost=(), joined=True, left=False)]
+    """
+    out = []
+    for member in [*after, *(m for m in before if m not in after)]:
+        old, new = set(before.get(member, ())), set(after.get(member, ()))
+        if old != new or (member in after) != (member in before):
+            out.append(ShareChange(member, tuple(sorted(new - old, key=tp_sort_key)),
+                                   tuple(sorted(old - new, key=tp_sort_key)), member not in before,
+                                   member not in after))
+    return out

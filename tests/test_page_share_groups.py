@@ -1,0 +1,39 @@
+"""AppTests: the share-group preset on every page issue 24 touches (Assignments, Rebalance, Compare)."""
+
+from __future__ import annotations
+
+from helpers import open_page
+
+
+def test_assignments_shows_the_share_assignment_first() -> None:
+    at = open_page("1_Assignments.py", preset="share-group")
+    assert not at.exception
+    assert "As a share group (KIP-932): the simple assignor" in [s.value for s in at.subheader]
+    shared = next(m for m in at.metric if m.label == "Partitions read by several members")
+    assert shared.value == "3"  # 8 members on 3 partitions: every partition is shared
+    table = next(d.value for d in at.dataframe if "member ids" in d.value.columns)
+    assert list(table["partition"]) == ["jobs-0", "jobs-1", "jobs-2"] and sum(table["members"]) == 8
+
+
+def test_assignments_offers_a_consumer_group_as_a_share_group() -> None:
+    at = open_page("1_Assignments.py", preset="seed-d")
+    assert not at.exception
+    assert any(e.label == "The same members as a share group (KIP-932)" for e in at.expander)
+
+
+def test_rebalance_shows_what_a_leaving_member_changes() -> None:
+    at = open_page("2_Rebalance.py", preset="share-group")
+    assert not at.exception
+    changes = next(d.value for d in at.dataframe if "gained" in d.value.columns)
+    assert list(changes["member"]) == ["C3"] and list(changes["change"]) == ["left"]
+
+
+def test_compare_puts_a_consumer_group_beside_a_share_group() -> None:
+    at = open_page("12_Compare.py", preset="share-group")
+    assert not at.exception
+    idle = next(m for m in at.metric if m.label.startswith("Consumer group ("))
+    assert idle.value == "5"  # 8 consumers, 3 partitions: a consumer group leaves 5 idle
+    most = next(m for m in at.metric if m.label.startswith("Share group (simple)"))
+    assert most.value == "3"
+    table = next(d.value for d in at.dataframe if "share group" in d.value.columns)
+    assert len(table) == 3
