@@ -37,3 +37,23 @@ def test_compare_puts_a_consumer_group_beside_a_share_group() -> None:
     assert most.value == "3"
     table = next(d.value for d in at.dataframe if "share group" in d.value.columns)
     assert len(table) == 3
+
+
+def test_share_group_pages_in_chinese_leave_no_english_prose() -> None:
+    from streamlit.testing.v1 import AppTest
+    from test_i18n_pages import english_left
+
+    from helpers import REPO
+    from ui import i18n
+
+    i18n.MISSING.clear()
+    for page, state in (("1_Assignments.py", {}), ("2_Rebalance.py", {}), ("12_Compare.py", {})):
+        at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=180)
+        at.session_state[i18n.STATE_KEY] = "zh"
+        at.query_params["preset"] = "share-group"
+        for key, value in state.items():
+            at.session_state[key] = value
+        at.run()
+        assert not at.exception, at.exception
+        assert english_left(at) == [], page
+    assert sorted(m for lang, m in i18n.MISSING if lang == "zh") == []
