@@ -106,8 +106,8 @@ if is_share(current_scenario()):  # a share group: its own assignment first, the
 client_notes(ref, step, client, results)
 metrics_section(ref, step, results)
 columns_section(ref, step, results)
-if not is_share(current_scenario()):
-    with st.expander(_("The same members as a share group (KIP-932)")):
-        share_section(ref, step)
+if not is_share(current_scenario()) and st.toggle(_("The same members as a share group (KIP-932)"),
+                                                 key="assign.as_share"):  # drawn only on demand
+    share_section(ref, step)
 downloads_section(step, results)
 config_section()

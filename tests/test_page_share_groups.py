@@ -18,7 +18,10 @@ def test_assignments_shows_the_share_assignment_first() -> None:
 def test_assignments_offers_a_consumer_group_as_a_share_group() -> None:
     at = open_page("1_Assignments.py", preset="seed-d")
     assert not at.exception
-    assert any(e.label == "The same members as a share group (KIP-932)" for e in at.expander)
+    assert not any(c.key == "share.grid" for c in at.get("plotly_chart"))  # drawn on demand only
+    at.toggle(key="assign.as_share").set_value(True).run()
+    assert not at.exception
+    assert {"share.grid", "share.bars"} <= {c.key for c in at.get("plotly_chart")}
 
 
 def test_rebalance_shows_what_a_leaving_member_changes() -> None:
