@@ -59,8 +59,11 @@ def reveal_section(step: LessonStep) -> None:
         st.error(_("Not quite: the engine says {answer}.").format(answer=shown_answer(step)))
     st.markdown(explanation(step.id, step.facts))
     st.markdown(_("Kafka computes it in: `{kafka}`").format(kafka=step.kafka))
-    if step.article:
+    if step.article and step.article.wrong:
         st.warning(_("Seed article {article} is wrong here. It says: {says}. Kafka gives: {kafka}.").format(
+            article=step.article.article, says=tr(step.article.says), kafka=tr(step.article.kafka)))
+    elif step.article:  # right for consumer groups, silent on share groups
+        st.info(_("The article ({article}) says: {says}. Kafka does: {kafka}.").format(
             article=step.article.article, says=tr(step.article.says), kafka=tr(step.article.kafka)))
     if step.link:
         st.link_button(_("Open this scenario on the full page"), page_url(step.link), icon=":material/open_in_new:")

@@ -22,6 +22,7 @@ def lesson_titles() -> dict[str, str]:
         "kip848": _("The new consumer protocol (KIP-848)"),
         "sizing": _("Sizing a topic"),
         "wheel": _("The timing wheel"),
+        **_share_group_titles(),
     }
 
 
@@ -60,6 +61,7 @@ def _questions() -> dict[str, str]:
                          "(0 = the innermost wheel)?"),
         "wheel.bucket": _("The same task ({delay} ms, tickMs = {tick}, wheelSize = {size}). Which bucket of "
                           "that level holds it?"),
+        **_share_group_questions(),
     }
 
 
@@ -101,6 +103,37 @@ def _explanations() -> dict[str, str]:
                          "wheel, whose tick is the inner wheel's interval."),
         "wheel.bucket": _("On level {level} the bucket is (expiration / tick) % wheelSize; the bucket expires at "
                           "{expires} ms, then the task is re-inserted into the finer wheel."),
+        **_share_group_explanations(),
+    }
+
+
+# ----------------------------------------------------------------------- share groups (KIP-932, issue 24)
+
+
+def _share_group_titles() -> dict[str, str]:
+    return {"share": _("Share groups (KIP-932): several consumers on one partition")}
+
+
+def _share_group_questions() -> dict[str, str]:
+    return {
+        "share.idle": _("A share group of {consumers} consumers reads a topic of {partitions} partitions (Kafka "
+                        "4.2, the coordinator's simple assignor). How many consumers get no partition at all?"),
+        "share.most": _("The same share group. How many members read the busiest partition?"),
+        "share.leave": _("{left} leaves the share group. How many of the remaining members get a different set of "
+                         "partitions?"),
+    }
+
+
+def _share_group_explanations() -> dict[str, str]:
+    return {
+        "share.idle": _("{idle}: in a share group every member takes a partition by the hash of its member id, and "
+                        "partitions are shared ({readers}). A consumer group of {consumers} on {partitions} "
+                        "partitions leaves {consumer_idle} idle. Records are locked to one member at a time and "
+                        "acknowledged one by one, so per-key order is not kept."),
+        "share.most": _("{most}: members outnumber partitions, so partitions have several readers ({readers})."),
+        "share.leave": _("{changed}: the simple assignor lets every member keep the partitions it holds, and "
+                         "{left}'s partition still has other readers, so nothing is given out again; no partition "
+                         "is revoked."),
     }
 
 

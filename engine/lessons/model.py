@@ -26,11 +26,14 @@ MAX_ANSWER_CHARS = 10_000
 
 @dataclass(frozen=True)
 class ArticleNote:
-    """Where a seed article disagrees with what Kafka computes (from ``engine.consumer.explain`` or sizing)."""
+    """Where a seed article disagrees with what Kafka computes (from ``engine.consumer.explain`` or sizing);
+    ``wrong`` False: the article holds for consumer groups, and Kafka has an exception it does not mention
+    (share groups, KIP-932)."""
 
     article: str
     says: str
     kafka: str
+    wrong: bool = True
 
 
 @dataclass(frozen=True)
