@@ -44,15 +44,21 @@ from engine.coordinator.group_spec import (
     MemberSpec,
     TopicDescriber,
     assignment_from_record,
-    member_hashmap_order,
     subscription_type,
     topic_ids_order,
 )
-from engine.java.strings import string_hash_code, string_hashmap_order
+from engine.java.hashmap import JavaHashMap
+from engine.java.strings import string_hash_code
 from engine.java.uuid import Uuid
 
 TopicIdPartition = tuple[Uuid, int]
 ShareAssignment = dict[str, set[TopicIdPartition]]
+
+
+def hashmap_keys(member_ids: Sequence[str]) -> list[str]:
+    """Key order of a default ``HashMap<String, ...>`` after putting ``member_ids`` in order (a bucket
+    growing past 8 keys in a table shorter than 64 resizes it, as Java does)."""
+    return JavaHashMap.of(member_ids, string_hash_code).keys()
 
 
 def assign_simple(spec: GroupSpec, describer: TopicDescriber) -> ShareAssignment:
@@ -128,7 +134,7 @@ def _assign_heterogeneous(spec: GroupSpec, describer: TopicDescriber) -> ShareAs
     """Each member's target list is its topics' partitions in its own subscription order; lists are
     not built (members x partitions): a hashed index is found in the member's cumulative counts."""
     # memberToPartitionsSubscription: a fresh HashMap of the members with a non-empty subscription
-    subscribing = string_hashmap_order([m for m in spec.member_ids if spec.members[m].topic_names])
+    subscribing = hashmap_keys([m for m in spec.member_ids if spec.members[m].topic_names])
     subscribers: dict[Uuid, list[str]] = {}  # topicToMemberSubscription (a LinkedHashSet per topic)
     new: dict[TopicIdPartition, list[str]] = {}
     for member_id in subscribing:
@@ -188,4 +194,4 @@ def share_group_spec(
         members[member_id] = MemberSpec(member_id, None, key, orders[key],
                                         assignment_from_record(list(grouped.items())))
     chosen = kind or subscription_type([tuple(n) for n in subscriptions.values()])
-    return GroupSpec(member_hashmap_order(list(subscriptions)), members, chosen)
+    return GroupSpec(hashmap_keys(list(subscriptions)), members, chosen)
