@@ -83,6 +83,14 @@ def share_assign_work(steps: list[_StepIn]) -> int:
                                             for m in s.members) for s in steps)
 
 
+def check_share_assign_work(steps: list[_StepIn]) -> None:
+    """The work check before any assignment runs (one ``LimitError`` line over the budget).  The one place to
+    call the cost model (``engine.cost``) from when it lands: its ``estimate_share_assignment(members,
+    partitions, steps)`` and ``check(estimate, CLI_CEILING)`` take the place of this budget."""
+    check_budget("share-assign", share_assign_work(steps), MAX_SHARE_ASSIGN_WORK,
+                 "partitions + subscriptions + held partitions summed over steps")
+
+
 def share_assign(case: Mapping[str, Any] | Scenario) -> ShareAssignResult:
     """Share-group target assignments of every step of a case (the CLI shape) or a dashboard ``Scenario``.
 
@@ -93,8 +101,7 @@ def share_assign(case: Mapping[str, Any] | Scenario) -> ShareAssignResult:
         raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
     chosen = share_assignor(data.get("assignor", DEFAULT_SHARE_ASSIGNOR))
     steps = _parse_steps(data)
-    check_budget("share-assign", share_assign_work(steps), MAX_SHARE_ASSIGN_WORK,
-                 "partitions + subscriptions + held partitions summed over steps")
+    check_share_assign_work(steps)
     results: list[ShareStepResult] = []
     known_ids: dict[str, Uuid] = {}
     previous: Assignment | None = None
