@@ -60,3 +60,11 @@ def test_share_group_pages_in_chinese_leave_no_english_prose() -> None:
         assert not at.exception, at.exception
         assert english_left(at) == [], page
     assert sorted(m for lang, m in i18n.MISSING if lang == "zh") == []
+
+
+def test_rebalance_events_timeline_keeps_the_share_group() -> None:
+    at = open_page("2_Rebalance.py", preset="share-group")
+    at.radio(key="rebalance.source").set_value("events").run()
+    assert not at.exception
+    changes = next(d.value for d in at.dataframe if "gained" in d.value.columns)
+    assert list(changes["member"]) == ["C7"] and list(changes["change"]) == ["left"]  # the default: last one leaves
