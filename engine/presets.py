@@ -138,7 +138,8 @@ def _order_service() -> Scenario:
 def _more_consumers() -> Scenario:
     step = _group({"events": 6}, make_members(8, ["events"]))
     return Scenario((step,), "more consumers than partitions: 6 partitions, 8 consumers",
-                    "A partition is read by at most one consumer of a group: 2 consumers stay idle.")
+                    "In a consumer group a partition is read by at most one consumer: 2 consumers stay idle. "
+                    "(A share group, Kafka 4.2, lets them read too: see the share-group preset.)")
 
 
 def _heterogeneous() -> Scenario:
