@@ -112,3 +112,12 @@ def test_cli_batch_answers_in_place_and_refuses_with_one_line() -> None:
     bad = subprocess.run([sys.executable, "-m", "engine", "share-assign", "-"], input=json.dumps(batch[1]),
                          capture_output=True, text=True, cwd=REPO, timeout=60)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "members" in bad.stderr
+
+
+def test_a_dashboard_scenario_may_empty_the_group() -> None:
+    from engine.scenario import parse_scenario
+
+    scenario = parse_scenario({"steps": [{"topics": {"t": 2}, "members": [{"id": "a", "topics": ["t"]}]},
+                                         {"topics": {"t": 2}, "members": []}], "group_type": "share"})
+    steps = share_assign(scenario).steps
+    assert steps[0].to_json() == {"assignment": {"a": ["t-0", "t-1"]}} and steps[1].assignment == {}

@@ -94,7 +94,8 @@ def check_share_assign_work(steps: list[_StepIn]) -> None:
 def share_assign(case: Mapping[str, Any] | Scenario) -> ShareAssignResult:
     """Share-group target assignments of every step of a case (the CLI shape) or a dashboard ``Scenario``.
 
-    Raises ``EngineError`` (one line) for malformed input or work over the budget.
+    Raises ``EngineError`` (one line) for malformed input or work over the budget.  The CLI refuses a step
+    with no member; a dashboard scenario's empty step gets Kafka's answer for it, an empty assignment.
     """
     data = scenario_to_share_case(case) if isinstance(case, Scenario) else case
     if not isinstance(data, Mapping):
@@ -106,7 +107,7 @@ def share_assign(case: Mapping[str, Any] | Scenario) -> ShareAssignResult:
     known_ids: dict[str, Uuid] = {}
     previous: Assignment | None = None
     for index, step in enumerate(steps):
-        if not step.members:
+        if not step.members and not isinstance(case, Scenario):  # a dashboard step may empty the group
             raise ScenarioError(f"steps[{index}].members: a share group needs at least one member, got []")
         known_ids.update(step.topic_ids)
         result = _run_step(index, step, chosen.assign, known_ids, previous)
