@@ -68,3 +68,23 @@ def test_rebalance_events_timeline_keeps_the_share_group() -> None:
     assert not at.exception
     changes = next(d.value for d in at.dataframe if "gained" in d.value.columns)
     assert list(changes["member"]) == ["C7"] and list(changes["change"]) == ["left"]  # the default: last one leaves
+
+
+def test_a_partition_left_with_no_member_is_said_so() -> None:
+    """After b moves from t to u, t-0 (held only by b) has no member: Kafka's behaviour, stated on the page."""
+    from streamlit.testing.v1 import AppTest
+
+    from engine.scenario import parse_scenario
+    from helpers import REPO
+    from ui.state import encode_scenario
+
+    scenario = parse_scenario({"group_type": "share", "steps": [
+        {"topics": {"t": 2, "u": 1}, "members": [{"id": "a", "topics": ["t"]}, {"id": "b", "topics": ["t"]}]},
+        {"topics": {"t": 2, "u": 1}, "members": [{"id": "a", "topics": ["t"]}, {"id": "b", "topics": ["u"]}]}]})
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=120)
+    at.query_params["s"] = encode_scenario(scenario)
+    at.session_state["assign.step"] = 1
+    at.run()
+    assert not at.exception
+    assert next(m for m in at.metric if m.label == "Partitions with no member").value == "1"
+    assert any("1 partition(s) have no member" in w.value for w in at.warning)
