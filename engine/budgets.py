@@ -20,7 +20,7 @@ running time grows with, measured on the 2-core development machine (README, "Li
   rack the partition lacks.
 - ``server-assign`` keeps its own budget beside its parser: partitions summed over steps <= 1,000,000.
 - ``share-assign`` likewise (``engine.coordinator.share_assignment``): partitions + subscriptions + held
-  partitions summed over steps <= 500,000.
+  partitions summed over steps <= 200,000.
 
 Worked example (asserted in ``tests/test_hostile_budgets.py``): a range case of 2 steps, each with one
 topic of 1,000 partitions and 10 members subscribed to it, costs ``2 x (1,000 + 10) = 2,020`` units;

@@ -21,12 +21,12 @@ Answers list each member's partitions sorted by topic name then partition (Kafka
 ``HashSet``'s and carries no meaning).  Limits (README): those of ``server-assign`` (steps <= 200,
 members <= 10,000 and partitions <= 200,000 per step) and one work budget, counted before any work:
 partitions + subscriptions + held partitions summed over the steps <= ``MAX_SHARE_ASSIGN_WORK``
-(500,000).
+(200,000).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,10 +37,11 @@ from engine.coordinator.group_spec import TopicDescriber
 from engine.coordinator.simple import share_group_spec
 from engine.coordinator.target_assignment import _parse_steps, _StepIn
 from engine.errors import ScenarioError
+from engine.java.strings import string_compare_key
 from engine.java.uuid import Uuid
 from engine.scenario import Scenario, TopicPartition, tp_sort_key
 
-MAX_SHARE_ASSIGN_WORK = 500_000  # the vectors' 454 steps: 284,000 units, 5.6 s on the busy 2-core machine
+MAX_SHARE_ASSIGN_WORK = 200_000  # ~4 s on the busy 2-core machine (python -m bench share_assign: ~0.2 ms/unit)
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,11 @@ def _current(index: int, step: _StepIn, previous: Assignment | None,
     return out
 
 
+def _topic_order(topics: Iterable[str]) -> dict[str, int]:
+    """Topic -> its rank in Java ``String.compareTo`` order (one comparison key per topic, not per partition)."""
+    return {t: i for i, t in enumerate(sorted(set(topics), key=string_compare_key))}
+
+
 def _run_step(index: int, step: _StepIn, assign: ShareAssignFunction, known_ids: dict[str, Uuid],
               previous: Assignment | None) -> ShareStepResult:
     current = _current(index, step, previous, known_ids)
@@ -160,8 +166,9 @@ def _run_step(index: int, step: _StepIn, assign: ShareAssignFunction, known_ids:
     describer = TopicDescriber({ids[t]: n for t, n in step.topics.items()})
     names = {uuid: name for name, uuid in ids.items()}
     found = assign(spec, describer)
-    lists = {m.id: sorted((TopicPartition(names[t], p) for t, p in found.get(m.id, ())), key=tp_sort_key)
-             for m in step.members}
+    order = _topic_order(names.values())
+    lists = {m.id: sorted((TopicPartition(names[t], p) for t, p in found.get(m.id, ())),
+                          key=lambda tp: (order[tp.topic], tp.partition)) for m in step.members}
     held = {mid: [TopicPartition(t, p) for t, p in tps] for mid, tps in current.items()}
     return ShareStepResult(lists, spec.subscription_type, held)
 
@@ -196,7 +203,7 @@ def partition_view(result: ShareStepResult, topics: Mapping[str, int],
     """
     subscribed = {t for names in subscriptions.values() for t in names if t in topics}
     held = result.members_of()
-    every = sorted((TopicPartition(t, p) for t in subscribed for p in range(topics[t])), key=tp_sort_key)
+    every = [TopicPartition(t, p) for t in sorted(subscribed, key=string_compare_key) for p in range(topics[t])]
     return SharePartitionView({tp: held.get(tp, []) for tp in every},
                               [m for m, tps in result.assignment.items() if not tps])
 

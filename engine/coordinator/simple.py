@@ -37,28 +37,44 @@ round-robin in ``memberIds()`` order (``m1`` then ``m2``: HashMap buckets 4 and 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.coordinator.group_spec import (
     HOMOGENEOUS,
     GroupSpec,
+    MemberPartitions,
     MemberSpec,
     TopicDescriber,
-    assignment_from_record,
     subscription_type,
     topic_ids_order,
 )
 from engine.java.hashmap import JavaHashMap
 from engine.java.strings import string_hash_code
-from engine.java.uuid import Uuid
+from engine.java.uuid import Uuid, uuid_hash_code
 
 TopicIdPartition = tuple[Uuid, int]
 ShareAssignment = dict[str, set[TopicIdPartition]]
+_NO_RECORD: MemberPartitions = JavaHashMap(uuid_hash_code)  # what ShareGroupSpec members carry instead
+
+
+@dataclass
+class ShareGroupSpec(GroupSpec):
+    """A ``GroupSpec`` whose current assignment is kept as plain (topic id, partition) lists per member: the
+    assignor uses it only as sets (who holds what), so Java's ``HashMap``/``HashSet`` order is not built."""
+
+    held: dict[str, list[TopicIdPartition]] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=65_536)
+def _hash(member_id: str) -> int:
+    return string_hash_code(member_id)
 
 
 def hashmap_keys(member_ids: Sequence[str]) -> list[str]:
     """Key order of a default ``HashMap<String, ...>`` after putting ``member_ids`` in order (a bucket
     growing past 8 keys in a table shorter than 64 resizes it, as Java does)."""
-    return JavaHashMap.of(member_ids, string_hash_code).keys()
+    return JavaHashMap.of(member_ids, _hash).keys()
 
 
 def assign_simple(spec: GroupSpec, describer: TopicDescriber) -> ShareAssignment:
@@ -85,9 +101,12 @@ def _current_owners(spec: GroupSpec) -> dict[TopicIdPartition, list[str]]:
     """``currentAssignment``: partition -> the members holding it now."""
     owners: dict[TopicIdPartition, list[str]] = {}
     for member_id in spec.member_ids:
-        for topic_id, partitions in spec.members[member_id].assignment.items():
-            for p in partitions.keys():
-                owners.setdefault((topic_id, p), []).append(member_id)
+        if isinstance(spec, ShareGroupSpec):
+            held = spec.held.get(member_id, [])
+        else:
+            held = [(t, p) for t, partitions in spec.members[member_id].assignment.items() for p in partitions.keys()]
+        for tp in dict.fromkeys(held):  # a HashSet per topic: each partition once per member
+            owners.setdefault(tp, []).append(member_id)
     return owners
 
 
@@ -96,7 +115,7 @@ def _hash_assignment(targets: Sequence[TopicIdPartition], member_ids: Iterable[s
     """``memberHashAssignment``: ``Math.abs(hashCode % size)`` equals ``abs(hashCode) % size``."""
     if targets:
         for member_id in member_ids:
-            out.setdefault(targets[abs(string_hash_code(member_id)) % len(targets)], []).append(member_id)
+            out.setdefault(targets[abs(_hash(member_id)) % len(targets)], []).append(member_id)
 
 
 def _round_robin(member_ids: Sequence[str], targets: Iterable[TopicIdPartition],
@@ -143,7 +162,7 @@ def _assign_heterogeneous(spec: GroupSpec, describer: TopicDescriber) -> ShareAs
             subscribers.setdefault(topic_id, []).append(member_id)
         total = sum(n for _, n in topics)
         if total:
-            index = abs(string_hash_code(member_id)) % total  # memberHashAssignment over this member's list
+            index = abs(_hash(member_id)) % total  # memberHashAssignment over this member's list
             for topic_id, n in topics:
                 if index < n:
                     new.setdefault((topic_id, index), []).append(member_id)
@@ -184,14 +203,12 @@ def share_group_spec(
     existing = {t: ids[t] for t in topics}
     members: dict[str, MemberSpec] = {}
     orders: dict[tuple[str, ...], list[Uuid]] = {}  # members mostly share one subscription
+    held: dict[str, list[TopicIdPartition]] = {}
     for member_id, names in subscriptions.items():
         key = tuple(names)
         if key not in orders:
             orders[key] = topic_ids_order(key, existing)
-        grouped: dict[Uuid, list[int]] = {}
-        for topic, p in (current or {}).get(member_id, ()):
-            grouped.setdefault(ids[topic], []).append(p)
-        members[member_id] = MemberSpec(member_id, None, key, orders[key],
-                                        assignment_from_record(list(grouped.items())))
+        held[member_id] = [(ids[topic], p) for topic, p in (current or {}).get(member_id, ())]
+        members[member_id] = MemberSpec(member_id, None, key, orders[key], _NO_RECORD)
     chosen = kind or subscription_type([tuple(n) for n in subscriptions.values()])
-    return GroupSpec(hashmap_keys(list(subscriptions)), members, chosen)
+    return ShareGroupSpec(hashmap_keys(list(subscriptions)), members, chosen, held=held)
