@@ -45,11 +45,12 @@ HANG_S, BATCH_S = 20.0, 30.0
 RSS_LIMIT_MB, RSS_KILL_MB = 2048, 2560
 BATCH = 100
 RUN_ALL_ARGS = ["--quick"]
-BATCHABLE = ("assign", "server-assign", "wheel", "replicas")
+BATCHABLE = ("assign", "server-assign", "share-assign", "wheel", "replicas")
 COMMANDS = (*BATCHABLE, "hash", "coordinator")
 QUOTA = {
     "assign": 3400,
     "server-assign": 2400,
+    "share-assign": 1400,
     "wheel": 1400,
     "replicas": 1400,
     "hash": 500,
@@ -113,6 +114,20 @@ BASE: dict[str, list[dict[str, Any]]] = {
         }
         for a in ("uniform", "range")
     ],
+    "share-assign": [
+        {
+            "steps": [
+                {
+                    "topics": {"t0": 2, "t1": 1},
+                    "members": [{"id": m, "topics": ["t0", "t1"]} for m in ("a", "b", "c", "d")],
+                },
+                {
+                    "topics": {"t0": 2, "t1": 1},
+                    "members": [{"id": "a", "topics": ["t0"]}, {"id": "e", "topics": ["t1", "gone"]}],
+                },
+            ],
+        }
+    ],
     "wheel": [
         {
             "tick_ms": 1,
@@ -146,6 +161,7 @@ BASE: dict[str, list[dict[str, Any]]] = {
 VECTOR_FILES = {
     "assign": "assign",
     "server-assign": "server_assign",
+    "share-assign": "share_assign",
     "wheel": "timing_wheel",
     "replicas": "replicas",
     "hash": "murmur2",

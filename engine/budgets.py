@@ -20,6 +20,8 @@ from (README, "Limits"):
   the estimate two measured bounds stay (``python -m bench share_delivery``): the window cap <= 200,000 records,
   and the CLI's answer, which writes the whole state after every event, <= 500,000 events x window records
   (its worst case, 40 MB of JSON, answered in 7.8 s on the 2-core machine).
+- ``share-assign`` keeps its own measured budget beside its parser (``engine.coordinator.share_assignment``):
+  partitions + subscriptions + held partitions summed over steps <= 200,000 (``python -m bench share_assign``).
 
 Worked example (asserted by tests/engine/test_worked_examples.py): Kafka's 200,000-partition shape passes, a
 request for 2,000,000 partitions x 20,000 members with differing subscriptions is refused:

@@ -54,6 +54,8 @@ COMMANDS: dict[str, Command] = {
     "replicas": Command("engine.server.replicas", "cli_replicas", True, "AdminUtils replica placement"),
     "server-assign": Command("engine.coordinator.target_assignment", "cli_server_assign", True,
                              "KIP-848 server-side assignors"),
+    "share-assign": Command("engine.coordinator.share_assignment", "cli_share_assign", True,
+                            "share groups (KIP-932): the coordinator's SimpleAssignor"),
     "produce": Command("engine.producer.idempotence", "cli_produce", True, "producer retries, idempotence"),
     "log": Command("engine.storage.partition_log", "cli_log", True, "a partition's segments and indexes"),
     "share-deliver": Command("engine.share.cli", "cli_share_deliver", True,

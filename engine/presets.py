@@ -142,7 +142,8 @@ def _order_service() -> Scenario:
 def _more_consumers() -> Scenario:
     step = _group({"events": 6}, make_members(8, ["events"]))
     return Scenario((step,), "more consumers than partitions: 6 partitions, 8 consumers",
-                    "A partition is read by at most one consumer of a group: 2 consumers stay idle.")
+                    "In a consumer group a partition is read by at most one consumer: 2 consumers stay idle. "
+                    "(A share group, Kafka 4.2, lets them read too: see the share-group preset.)")
 
 
 def _heterogeneous() -> Scenario:
@@ -156,6 +157,14 @@ def _heterogeneous() -> Scenario:
     return Scenario((step,), "heterogeneous subscriptions",
                     "Members subscribe to different topics; only the sticky family balances across them.",
                     {"orders": skew_weights(8, "zipf")})
+
+
+def _share_group() -> Scenario:
+    step0 = _group({"jobs": 3}, make_members(8, ["jobs"]))
+    step2 = _group({"jobs": 3}, (*_without(step0, "C3").members, Member("C8", ("jobs",))))
+    return Scenario((step0, _without(step0, "C3"), step2), "share group: 3 partitions, 8 consumers (KIP-932)",
+                    "A share group (Kafka 4.2): 8 consumers read 3 partitions, several per partition. "
+                    "Step 1: C3 leaves. Step 2: C8 joins.", group_type="share")
 
 
 def _three_az() -> Scenario:
@@ -198,6 +207,7 @@ PRESETS: dict[str, Preset] = {
         Preset("order-service", "order service: 12 partitions / 5 consumers", "realistic", _order_service),
         Preset("more-consumers", "more consumers than partitions (8 / 6)", "realistic", _more_consumers),
         Preset("heterogeneous", "heterogeneous subscriptions", "realistic", _heterogeneous),
+        Preset("share-group", "share group: 3 partitions / 8 consumers", "realistic (KIP-932)", _share_group),
         Preset("three-az", "3-AZ group, rack-aware", "realistic", _three_az),
         Preset("mixed-static", "static and dynamic members mixed (Java and librdkafka differ)", "realistic",
                _mixed_static),

@@ -36,6 +36,7 @@ MAX_STEPS = 200
 TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]{1,249}")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 TOPIC_NAME_RULE = "letters, digits, '.', '_', '-'; 1..249 characters; not '.' or '..'"
+GROUP_TYPES = ("consumer", "share")  # a consumer group, or a share group (KIP-932, production-ready in Kafka 4.2)
 
 
 class TopicPartition(NamedTuple):
@@ -103,13 +104,18 @@ class GroupState:
 class Scenario:
     """A rebalance sequence: step 0 is the first rebalance of a new group, or, when
     ``current_assignment`` is given (an imported group), a rebalance of a group whose members already
-    own those partitions (what they report as owned, and what sticky's user data remembers)."""
+    own those partitions (what they report as owned, and what sticky's user data remembers).
+
+    ``group_type`` is ``"consumer"`` or ``"share"`` (a share group: the coordinator's ``simple``
+    assignor, partitions read by several members; ``current_assignment`` may then list a partition
+    under several members)."""
 
     steps: tuple[GroupState, ...]
     name: str = ""
     description: str = ""
     weights: dict[str, tuple[float, ...]] = field(default_factory=dict)
     current_assignment: dict[str, tuple[TopicPartition, ...]] = field(default_factory=dict)
+    group_type: str = "consumer"
 
     @property
     def first(self) -> GroupState:
@@ -144,6 +150,7 @@ class _ScenarioIn(BaseModel):
     steps: list[_StepIn] | None = None
     weights: dict[StrictStr, list[float]] | None = None
     current_assignment: dict[StrictStr, list[StrictStr]] | None = None
+    group_type: StrictStr = "consumer"
 
 
 def _describe(value: Any) -> str:
@@ -284,16 +291,18 @@ def _check_weights(weights: dict[str, list[float]], topics: dict[str, int]) -> d
 
 
 def check_current_assignment(
-    current: dict[str, list[str]], first: GroupState
+    current: dict[str, list[str]], first: GroupState, shared: bool = False
 ) -> dict[str, tuple[TopicPartition, ...]]:
-    """What step 0's members own before it: known members, existing partitions, each owned once."""
+    """What step 0's members own before it: known members, existing partitions, each owned once (a share
+    group, ``shared``: each at most once per member, several members may hold it)."""
     members = {m.id for m in first.members}
     owner: dict[TopicPartition, str] = {}
-    out: dict[str, tuple[TopicPartition, ...]] = {}
+    out: dict[str, list[TopicPartition]] = {}
     for member, names in current.items():
         where = f"current_assignment[{_describe(member)}]"
         if member not in members:
             raise ScenarioError(f"{where}: not a member of the first step")
+        held: set[TopicPartition] = set()
         for j, text in enumerate(names):
             try:
                 tp = TopicPartition.parse(text)
@@ -301,13 +310,12 @@ def check_current_assignment(
                 raise ScenarioError(f"{where}[{j}]: {exc}") from None
             if not 0 <= tp.partition < first.topics.get(tp.topic, 0):
                 raise ScenarioError(f"{where}[{j}]: no partition {text!r} in the first step's topics")
-            if tp in owner:
+            if tp in held or (tp in owner and not shared):
                 raise ScenarioError(f"{where}[{j}]: {text!r} is already owned by {owner[tp]!r}")
-            owner[tp] = member
-    for tp, member in owner.items():
-        out.setdefault(member, ())
-        out[member] += (tp,)
-    return out
+            owner.setdefault(tp, member)
+            held.add(tp)
+            out.setdefault(member, []).append(tp)
+    return {member: tuple(tps) for member, tps in out.items()}
 
 
 def _check_counts_first(data: dict[str, Any]) -> None:
@@ -366,9 +374,11 @@ def parse_scenario(data: Any) -> Scenario:
             raise ScenarioError(f"{missing}: required (or give steps)")
         one = _StepIn(topics=raw.topics, members=raw.members, partition_racks=raw.partition_racks)
         steps = (_build_step("", one),)
+    if raw.group_type not in GROUP_TYPES:
+        raise ScenarioError(f"group_type: must be consumer or share, got {_describe(raw.group_type)}")
     weights = _check_weights(raw.weights or {}, steps[0].topics)
-    current = check_current_assignment(raw.current_assignment or {}, steps[0])
-    return Scenario(steps, raw.name, raw.description, weights, current)
+    current = check_current_assignment(raw.current_assignment or {}, steps[0], shared=raw.group_type == "share")
+    return Scenario(steps, raw.name, raw.description, weights, current, raw.group_type)
 
 
 def _member_json(m: Member) -> dict[str, Any]:
@@ -392,6 +402,8 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
         out["weights"] = {t: list(w) for t, w in scenario.weights.items()}
     if scenario.current_assignment:
         out["current_assignment"] = {m: [str(tp) for tp in tps] for m, tps in scenario.current_assignment.items()}
+    if scenario.group_type != "consumer":  # written only for share groups: older files and links stay as they were
+        out["group_type"] = scenario.group_type
     return out
 
 

@@ -7,7 +7,8 @@ differs between two assignments (a partition one side does not have counts as ow
 
 Worked example (asserted in tests/engine/test_worked_examples.py): seed-a (C0..C2 on t0 with 10 partitions): range
 gives C0 0-3, C1 4-6, C2 7-9; round-robin deals them out (C0 0, 3, 6, 9; C1 1, 4, 7; C2 2, 5, 8), so six owners
-differ; at 8 partitions per topic the group has 8 partitions::
+differ; at 8 partitions per topic the group has 8 partitions; as a share group, every partition of seed-a's
+topic keeps one reader here (three members hash to 3 partitions, the other 7 go round-robin)::
 
     >>> from engine.comparison import CLIENT, outcomes
     >>> from engine.presets import build_preset
@@ -17,6 +18,10 @@ differ; at 8 partitions per topic the group has 8 partitions::
     ['t0-1: C0/C1', 't0-2: C0/C2', 't0-5: C1/C2', 't0-6: C1/C0', 't0-7: C2/C1', 't0-9: C2/C0']
     >>> [sum(s.topics.values()) for s in scenario_for(s, Choice(CLIENT["range"], 8)).steps]
     [8]
+    >>> from engine.coordinator.share_assignment import share_assign
+    >>> rows = readers_side_by_side(left, share_assign(s).steps[0].assignment)
+    >>> len(rows), max(len(r.share_group) for r in rows)
+    (10, 1)
 """
 
 from __future__ import annotations
@@ -26,7 +31,14 @@ from dataclasses import dataclass
 from engine.comparison import Assignor
 from engine.consumer.assignment import AssignmentView, owners
 from engine.errors import ScenarioError
-from engine.scenario import MAX_PARTITIONS_PER_TOPIC, Scenario, TopicPartition, parse_scenario, scenario_to_json
+from engine.scenario import (
+    MAX_PARTITIONS_PER_TOPIC,
+    Scenario,
+    TopicPartition,
+    parse_scenario,
+    scenario_to_json,
+    tp_sort_key,
+)
 
 
 @dataclass(frozen=True)
@@ -66,3 +78,24 @@ def owner_differences(left: AssignmentView, right: AssignmentView) -> list[Owner
     a, b = owners(left), owners(right)
     return [OwnerDifference(tp, a.get(tp), b.get(tp)) for tp in sorted(a.keys() | b.keys())
             if a.get(tp) != b.get(tp)]
+
+
+@dataclass(frozen=True)
+class Readers:
+    """Who reads one partition: the consumer group's one owner (or none), the share group's members."""
+
+    partition: TopicPartition
+    consumer_group: str | None
+    share_group: tuple[str, ...]
+
+
+def readers_side_by_side(consumer: AssignmentView, share: AssignmentView) -> list[Readers]:
+    """Every partition either group reads, in partition order: a consumer group has at most one owner per
+    partition, a share group (KIP-932) any number."""
+    owner = owners(consumer)
+    shared: dict[TopicPartition, list[str]] = {}
+    for member, tps in share.items():
+        for tp in tps:
+            shared.setdefault(tp, []).append(member)
+    return [Readers(tp, owner.get(tp), tuple(shared.get(tp, ())))
+            for tp in sorted(owner.keys() | shared.keys(), key=tp_sort_key)]

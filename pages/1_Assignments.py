@@ -24,6 +24,7 @@ from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.offload import door
 from ui.presenter import assignment_handout_button
+from ui.share_view import is_share, share_section
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario
 
@@ -103,9 +104,14 @@ door(prepare_comparison, ref, client)  # the cost model first: refused in one li
 with st.spinner(_("Computing the client and server-side (KIP-848) assignments...")):
     results = {a: outcomes_or_error(ref, a) for a in assignors_of(client)}
 offer_note(client)
+if is_share(current_scenario()):  # a share group: its own assignment first, the consumer-group assignors beside
+    share_section(ref, step)
 client_notes(ref, step, client, results)
 metrics_section(ref, step, results)
 columns_section(ref, step, results)
+if not is_share(current_scenario()) and st.toggle(_("The same members as a share group (KIP-932)"),
+                                                 key="assign.as_share"):  # drawn only on demand
+    share_section(ref, step)
 downloads_section(step, results)
 config_section()
 article_corrections("assign.articles")

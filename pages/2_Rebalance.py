@@ -23,6 +23,7 @@ from ui.layout import page_setup
 from ui.numbers import whole_number_input
 from ui.offload import door
 from ui.presenter import step_buttons
+from ui.share_view import is_share, share_changes_section
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario, share_widget
 from ui.timeline import event_form, event_timeline, step_choice, timeline_key
@@ -137,6 +138,8 @@ step_buttons(step_key, range(1, len(timeline.scenario.steps)), "rebalance")  # p
 share_widget("rebalance.step", step_key, int)  # ...and the chosen step is written back to the URL
 ref = current_ref() if timeline.scenario is current_scenario() else ScenarioRef.of(timeline.scenario)
 timings, crashed = timings_section(timeline, step)
+if is_share(timeline.scenario):  # a share group: what its members gain and lose, then the consumer groups
+    share_changes_section(ref, step)
 client = client_choice("rebalance")
 door(prepare_comparison, ref, client)  # the cost model first: refused in one line, or computed off this thread
 offer_note(client)

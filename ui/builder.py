@@ -18,6 +18,7 @@ from engine.consumer.events import rebuild_steps
 from engine.errors import InputError, LimitError, ScenarioError
 from engine.presets import SKEWS, detect_skew, make_members, names_a_preset, skew_weights, spread_replica_racks
 from engine.scenario import (
+    GROUP_TYPES,
     MAX_MEMBERS,
     MAX_PARTITIONS_PER_TOPIC,
     MAX_PARTITIONS_TOTAL,
@@ -275,6 +276,11 @@ def place_racks(scenario: Scenario, racks_text: str, replication_factor: int) ->
     return _with_first(scenario, replace(first, members=members, partition_racks=placed))
 
 
+def with_group_type(scenario: Scenario, group_type: str) -> Scenario:
+    """The scenario as a consumer group or a share group (KIP-932); the other fields stay."""
+    return parse_scenario({**scenario_to_json(scenario), "group_type": group_type})
+
+
 def _with_first(scenario: Scenario, first) -> Scenario:
     data = scenario_to_json(replace(scenario, steps=(first, *scenario.steps[1:])))
     return parse_scenario(data)  # validates again (limits, duplicates)
@@ -397,6 +403,7 @@ def render_builder() -> Scenario:
         ss["builder.base.topics"] = topics_frame(scenario)
         ss["builder.base.members"] = members_frame(scenario)
 
+    _group_type(scenario)
     st.subheader(_("Topics"))
     topics_df = _editor("topics", ss["builder.base.topics"], _topic_columns())
     st.caption(limits_help())
@@ -424,6 +431,20 @@ def render_builder() -> Scenario:
     _save_load(scenario)
     render_import()
     return scenario
+
+
+def _on_group_type() -> None:
+    _action(with_group_type, st.session_state["builder.group_type"])
+
+
+def _group_type(scenario: Scenario) -> None:
+    """Consumer group or share group: a radio seeded from the scenario (a preset or link may change it)."""
+    names = {"consumer": _("consumer group"), "share": _("share group (KIP-932)")}  # values stay English
+    st.session_state["builder.group_type"] = scenario.group_type
+    st.radio(_("Group type"), list(GROUP_TYPES), format_func=names.__getitem__, horizontal=True,
+             key="builder.group_type", on_change=_on_group_type,
+             help=_("A share group (Kafka 4.2, KIP-932) lets several consumers read one partition; the "
+                    "Assignments, Rebalance and Compare pages then show the coordinator's simple assignor."))
 
 
 def _quick_actions(disabled: bool) -> None:

@@ -381,3 +381,45 @@ def share_delivery_figure(workload: Workload) -> go.Figure:
 def share_capacity(inputs: CapacityInputs) -> CapacityComparison:
     """Consumer group or share group for a throughput target, the share group measured on ``SharePartition``."""
     return compare(inputs)
+# ---------------------------------------------------------------- share groups (KIP-932)
+
+
+@memo()
+def share_result_of(ref: ScenarioRef) -> Any:
+    """The scenario as a share group (``engine.coordinator.share_assignment``): a ``ShareAssignResult``, or
+    the one-line reason it is refused (a str)."""
+    from engine.coordinator.share_assignment import share_assign
+    from engine.errors import EngineError
+
+    try:
+        return share_assign(scenario_of(ref))
+    except EngineError as exc:
+        return str(exc)
+
+
+@memo()
+def share_view_of(ref: ScenarioRef, step: int) -> Any:
+    """Who reads each subscribed partition at ``step`` (a ``SharePartitionView``)."""
+    from engine.coordinator.share_assignment import partition_view
+
+    state = scenario_of(ref).steps[step]
+    return partition_view(share_result_of(ref).steps[step], state.topics, {m.id: m.topics for m in state.members})
+
+
+@memo()
+def share_figures(ref: ScenarioRef, step: int, title: str) -> tuple[go.Figure, go.Figure]:
+    """The share group's consumer x partition grid and its members-per-partition bars."""
+    from engine.charts.share import members_per_partition
+
+    state, result = scenario_of(ref).steps[step], share_result_of(ref).steps[step]
+    grid = assignment_grid(result.assignment, state.topics, state.member_ids, title)
+    return frozen(grid), frozen(members_per_partition(share_view_of(ref, step).members_of))
+
+
+@memo()
+def share_change_figure(ref: ScenarioRef, step: int) -> go.Figure:
+    """Members per partition at ``step - 1`` and ``step``, animated."""
+    from engine.charts.share import members_change_animation
+
+    return frozen(members_change_animation(share_view_of(ref, step - 1).members_of,
+                                           share_view_of(ref, step).members_of))

@@ -109,6 +109,8 @@ def article_note(step: LessonStep) -> str | None:
     elif note.kind == "outdated":
         text = _("Reference article {article} is out of date since Kafka {since}: it says {says}; Kafka {since} "
                  "and later give {kafka}.")
+    elif note.kind == "exception":
+        text = _("Reference article {article} holds for consumer groups: it says {says}; Kafka adds {kafka}.")
     else:
         text = _("Reference article {article} is wrong here: it says {says}; Kafka gives {kafka}.")
     return text.format(**values) + (f"\n\n{tr(note.why)}" if note.why else "")

@@ -28,6 +28,7 @@ def lesson_titles() -> dict[str, str]:
         "lag": _("Consumer lag and offsets: commits and what a rebalance costs"),
         "eos": _("Exactly-once as far as the log goes: read_committed and the LSO"),
         "hot": _("Hot keys and skew"),
+        **_share_group_titles(),
     }
 
 
@@ -117,6 +118,7 @@ def _questions() -> dict[str, str]:
                          "get (within 3 points)?"),
         "hot.share96": _("The topic grows to 96 partitions (same keys). What percentage does the busiest "
                          "partition get now (within 3 points)?"),
+        **_share_group_questions(),
     }
 
 
@@ -231,6 +233,7 @@ def _explanations() -> dict[str, str]:
         "hot.share96": _("{share_96}% (an even share would be {mean_96}%): more partitions dilute the other keys "
                          "but never split one key, so the busiest partition never drops below {top_share}%. Fix a "
                          "hot key in the key (add a suffix, then aggregate), not with partitions."),
+        **_share_group_explanations(),
     }
 
 
@@ -264,6 +267,8 @@ def production() -> dict[str, str]:
                  "(transaction.timeout.ms): an open one holds back the LSO."),
         "hot": _("Watch per-partition bytes in; spread a hot key by salting it (key plus a suffix) and "
                  "aggregating downstream: more partitions do not help."),
+        "share": _("Use a share group (Kafka 4.2+) for work queues where order per key does not matter; keep "
+                   "share.record.lock.duration.ms above your slowest processing time."),
     }
 
 
@@ -313,6 +318,39 @@ def guide() -> dict[str, tuple[int, str, tuple[str, str]]]:
         "hot": (10, _("\"A hot partition is fixed by adding partitions.\""),
                 (_("Which of your keys carry the most traffic, and how would you know?"),
                  _("How would you split a hot key without losing what per-key order gives you?"))),
+        "share": (10, _("\"A partition is read by one consumer of a group.\""),
+                  (_("Which of your workloads need per-key order, and which only need every record processed once?"),
+                   _("What does a crashed share consumer cost: how long are its records locked?"))),
+    }
+
+
+# ----------------------------------------------------------------------- share groups (KIP-932, issue 24)
+
+
+def _share_group_titles() -> dict[str, str]:
+    return {"share": _("Share groups (KIP-932): several consumers on one partition")}
+
+
+def _share_group_questions() -> dict[str, str]:
+    return {
+        "share.idle": _("A share group of {consumers} consumers reads a topic of {partitions} partitions (Kafka "
+                        "4.2, the coordinator's simple assignor). How many consumers get no partition at all?"),
+        "share.most": _("The same share group. How many members read the busiest partition?"),
+        "share.leave": _("{left} leaves the share group. How many of the remaining members get a different set of "
+                         "partitions?"),
+    }
+
+
+def _share_group_explanations() -> dict[str, str]:
+    return {
+        "share.idle": _("{idle}: in a share group every member takes a partition by the hash of its member id, and "
+                        "partitions are shared ({readers}). A consumer group of {consumers} on {partitions} "
+                        "partitions leaves {consumer_idle} idle. Records are locked to one member at a time and "
+                        "acknowledged one by one, so per-key order is not kept."),
+        "share.most": _("{most}: members outnumber partitions, so partitions have several readers ({readers})."),
+        "share.leave": _("{changed}: the simple assignor lets every member keep the partitions it holds, and "
+                         "{left}'s partition still has other readers, so nothing is given out again; no partition "
+                         "is revoked."),
     }
 
 

@@ -201,7 +201,7 @@ def build_timeline(base: Scenario, events: Sequence[Event]) -> Timeline:
                                                                    f"({'crash' if i == 0 else 'rejoin'})")
     if len(steps) > MAX_STEPS:
         raise ScenarioError(f"timeline: at most {MAX_STEPS} steps, got {len(steps)}")
-    scenario = Scenario(tuple(steps), base.name, base.description, base.weights)
+    scenario = Scenario(tuple(steps), base.name, base.description, base.weights, group_type=base.group_type)
     return Timeline(scenario, tuple(labels), tuple(notes), tuple(crashed))
 
 

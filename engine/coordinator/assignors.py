@@ -14,6 +14,11 @@ Worked example (asserted in tests/engine/consumer/test_strategies.py)::
     'org.apache.kafka.coordinator.group.assignor.RangeAssignor'
     >>> server_assignor("range").label
     'range (KIP-848)'
+    >>> [a.name for a in share_assignors()], share_assignor("simple").label
+    (['simple'], 'simple (share group)')
+
+Share groups (KIP-932) have their own broker list, ``group.share.assignors`` (only ``simple``), and
+their assignor's answer may give one partition to several members, so it is a registry of its own.
 """
 
 from __future__ import annotations
@@ -24,10 +29,12 @@ from typing import Any
 
 from engine.coordinator.group_spec import GroupSpec, MemberPartitions, TopicDescriber
 from engine.coordinator.range import assign_range
+from engine.coordinator.simple import ShareAssignment, assign_simple
 from engine.coordinator.uniform import assign_uniform
 from engine.errors import ScenarioError
 
 AssignFunction = Callable[[GroupSpec, TopicDescriber], dict[str, MemberPartitions]]
+ShareAssignFunction = Callable[[GroupSpec, TopicDescriber], ShareAssignment]
 _PACKAGE = "org.apache.kafka.coordinator.group.assignor."
 
 
@@ -62,4 +69,36 @@ def server_assignor(name: Any) -> ServerAssignor:
     found = _REGISTRY.get(name) if isinstance(name, str) else None
     if found is None:
         raise ScenarioError(f"assignor: must be one of {', '.join(SERVER_ASSIGNOR_NAMES)}, got {name!r}")
+    return found
+
+
+@dataclass(frozen=True)
+class ShareAssignor:
+    """One of the broker's ``group.share.assignors`` (KIP-932 share groups)."""
+
+    name: str
+    kafka_class: str
+    assign: ShareAssignFunction
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (share group)"
+
+
+_SHARE_REGISTRY: dict[str, ShareAssignor] = {a.name: a for a in (
+    ShareAssignor("simple", _PACKAGE + "SimpleAssignor", assign_simple),
+)}
+SHARE_ASSIGNOR_NAMES = tuple(_SHARE_REGISTRY)
+DEFAULT_SHARE_ASSIGNOR = SHARE_ASSIGNOR_NAMES[0]
+
+
+def share_assignors() -> list[ShareAssignor]:
+    return list(_SHARE_REGISTRY.values())
+
+
+def share_assignor(name: Any) -> ShareAssignor:
+    """The entry for a name; anything else raises ``ScenarioError`` naming it."""
+    found = _SHARE_REGISTRY.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ScenarioError(f"assignor: must be one of {', '.join(SHARE_ASSIGNOR_NAMES)}, got {name!r}")
     return found

@@ -3,7 +3,8 @@
 Why partitions -> where a key lands -> the four client assignors on the reference examples -> a consumer leaves
 (eager vs cooperative) -> static membership and rolling restarts -> the new consumer protocol -> sizing a
 topic -> the timing wheel; then a record's path beyond the group (``engine.lessons.data_path``): the producer,
-the partition log, replication, lag and offsets, transactions, hot keys.  Each step is built on demand
+the partition log, replication, lag and offsets, transactions, hot keys; then share groups (KIP-932: several
+consumers on one partition).  Each step is built on demand
 (``course()`` is cached) from the same functions the pages call, so a lesson can never disagree with its page::
 
     >>> [lesson.id for lesson in course()][:3]
@@ -236,9 +237,50 @@ def _wheel() -> Lesson:
     ))
 
 
+# ----------------------------------------------------------------------- share groups (KIP-932, issue 24)
+
+ONE_CONSUMER_PER_PARTITION = ArticleNote(
+    "004", "each partition of a topic belongs to only one consumer of the group; two consumers of a group "
+    "never read the same partition",
+    "true for a consumer group; in a share group (KIP-932, production-ready in Kafka 4.2) several members "
+    "read one partition, each record locked to one of them", kind="exception")
+
+
+def _share_groups() -> Lesson:
+    """Share groups on the share-group preset: 8 consumers, 3 partitions, then C3 leaves (answers computed by
+    ``engine.coordinator.share_assignment``, the port of Kafka's SimpleAssignor)."""
+    from engine.coordinator.share_assignment import share_assign, share_changes
+
+    scenario = build_preset("share-group")
+    steps = share_assign(scenario).steps
+    readers = steps[0].members_of()
+    idle = sum(1 for tps in steps[0].assignment.values() if not tps)
+    changed = [c for c in share_changes(steps[0].assignment, steps[1].assignment) if not c.left]
+    consumer_idle = sum(1 for tps in outcomes(scenario, SERVER["uniform"])[0].assignment.values() if not tps)
+    facts = {"partitions": scenario.first.total_partitions, "consumers": len(scenario.first.members),
+             "idle": idle, "consumer_idle": consumer_idle, "most": max(len(ms) for ms in readers.values()),
+             "readers": ", ".join(f"{tp}: {len(ms)}" for tp, ms in sorted(readers.items())),
+             "changed": len(changed), "left": "C3"}
+    kafka = "org.apache.kafka.coordinator.group.assignor.SimpleAssignor (group.share.assignors=simple)"
+    link = PageLink("pages/1_Assignments.py", (("preset", "share-group"),))
+    return Lesson("share", (
+        LessonStep("share.idle", "number", idle, facts, kafka, scene=scene_of(scenario.first), link=link,
+                   article=ONE_CONSUMER_PER_PARTITION),
+        LessonStep("share.most", "number", facts["most"], facts, kafka, scene=scene_of(scenario.first), link=link),
+        LessonStep("share.leave", "number", len(changed), facts,
+                   kafka + "#assign (step 3: members keep what they hold)", scene=scene_of(scenario.first),
+                   link=PageLink("pages/2_Rebalance.py", (("preset", "share-group"), ("rebalance.step", "1")))),
+    ))
+
+
+SHARE_GROUP_LESSONS: tuple[Callable[[], Lesson], ...] = (_share_groups,)
+
+# ------------------------------------------------------------------------------------------------ the course
+
 BUILDERS: tuple[Callable[[], Lesson], ...] = (
     _why, _keys, _assignors, _leaves, _static, _kip848, _sizing, _wheel,
     *DATA_PATH_BUILDERS,  # the producer, the log, replication, lag, transactions, hot keys (engine.lessons.data_path)
+    *SHARE_GROUP_LESSONS,
 )
 
 

@@ -26,13 +26,15 @@ Kind = Literal["number", "partitions", "choice"]
 MAX_ANSWER_CHARS = 10_000
 
 
-NoteKind = Literal["typo", "outdated", "wrong"]
+NoteKind = Literal["typo", "outdated", "wrong", "exception"]
 
 
 @dataclass(frozen=True)
 class ArticleNote:
     """Where a reference article disagrees with what Kafka computes (from ``engine.consumer.explain`` or sizing):
-    a ``typo``, ``outdated`` (right for the Kafka before ``since``) or plainly ``wrong``; ``why`` says how."""
+    a ``typo``, ``outdated`` (right for the Kafka before ``since``) or plainly ``wrong``;
+    an ``exception``: right for consumer groups, with an exception it does not mention (share groups,
+    KIP-932); ``why`` says how."""
 
     article: str
     says: str

@@ -15,6 +15,13 @@ tools/.../consumer/group/ConsumerGroupCommand.java):
 * the tool's messages: ``Consumer group 'G' has no active members.``, ``Warning: Consumer group 'G'
   is rebalancing.``, ``Error: Consumer group 'G' does not exist.``
 
+``kafka-share-groups.sh --describe --members [--verbose]`` (share groups, KIP-932; tools/.../consumer/
+group/ShareGroupCommand.java, Kafka 4.1+) prints ``GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS
+[MEMBER-EPOCH] ASSIGNMENT`` with ``t0:0,1;t1:2``: the same members table, marked as a share group
+(``protocol == "share"``) by its ``MEMBER-EPOCH`` column, or by an ``ASSIGNMENT`` column in the 4.x
+``t0:0,1`` form (the consumer-group tool's ``ASSIGNMENT`` column, 2.x/3.x, wrote ``t0(0,1)``).  Its
+messages say ``Share group 'G' ...``.
+
 Worked example (asserted in tests/engine/tools/test_tools_consumer_groups.py)::
 
     >>> parse_assignment("t0:0,1;t1:2", 1)
@@ -53,7 +60,7 @@ NUMBER_COLUMNS = (
 )
 TOPIC_NAME = r"[A-Za-z0-9._-]+"
 _MESSAGE = re.compile(
-    r"^\s*(?:(?P<error>Error: )|(?P<warning>Warning: ))?(?:The )?[Cc]onsumer group '(?P<group>.*)' "
+    r"^\s*(?:(?P<error>Error: )|(?P<warning>Warning: ))?(?:The )?(?P<kind>[Cc]onsumer|[Ss]hare) group '(?P<group>.*)' "
     r"(?P<what>has no active members|is rebalancing|does not exist)\.\s*$"
 )
 _STATE_ROW = re.compile(
@@ -72,6 +79,7 @@ UNUSED_COLUMNS = {
     "TARGET-EPOCH": "target epochs are not part of a scenario",
     "TARGET-ASSIGNMENT": "step 0 is the current assignment; a different target is reported as a note",
     "UPGRADED": "the classic-to-consumer migration flag is not part of a scenario",
+    "MEMBER-EPOCH": "share-group member epochs are not part of a scenario",
 }
 _MESSAGE_STATE = {"has no active members": "Empty", "is rebalancing": "Rebalancing", "does not exist": "Dead"}
 
@@ -91,7 +99,7 @@ def table_kind(line: str) -> str | None:
 
 
 def is_message(line: str) -> bool:
-    return "onsumer group '" in line and _MESSAGE.match(line) is not None
+    return ("onsumer group '" in line or "hare group '" in line) and _MESSAGE.match(line) is not None
 
 
 def read_message(data: Imported, number: int, line: str) -> str:
@@ -101,6 +109,8 @@ def read_message(data: Imported, number: int, line: str) -> str:
     group = data.group(m.group("group"))
     group.line = group.line or number
     group.state = group.state or _MESSAGE_STATE[m.group("what")]
+    if m.group("kind").lower() == "share":
+        group.protocol = "share"
     if m.group("what") == "is rebalancing":
         data.notes.append(
             f"line {number}: group {group.group_id!r} was rebalancing when this was printed; "
@@ -235,6 +245,8 @@ def _members_row(data: Imported, group: GroupInfo, number: int, row: dict[str, s
     if member.partition_count is None:
         raise line_error(number, "#PARTITIONS must be a whole number, got '-'")
     cell = row.get("ASSIGNMENT", row.get("CURRENT-ASSIGNMENT"))
+    if "MEMBER-EPOCH" in row or ("ASSIGNMENT" in row and ":" in row["ASSIGNMENT"]):
+        group.protocol = "share"  # kafka-share-groups.sh: only it writes t0:0,1 under ASSIGNMENT
     if cell is not None:
         member.assignment = parse_assignment(cell, number)
         if member.assignment is None:

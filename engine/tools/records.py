@@ -97,7 +97,7 @@ class GroupInfo:
     group_id: str
     state: str | None = None
     assignor: str | None = None
-    protocol: str | None = None  # "classic" or "consumer" (KIP-848)
+    protocol: str | None = None  # "classic" or "consumer" (KIP-848), or "share" (a share group, KIP-932)
     members: dict[str, MemberInfo] = field(default_factory=dict)
     lag: dict[tuple[str, int], int] = field(default_factory=dict)
     offsets: dict[tuple[str, int], int] = field(default_factory=dict)

@@ -10,6 +10,8 @@
   one; it is also returned beside the scenario for the preview.
 * Replica racks: each partition's replica brokers mapped to their racks, where both are known.
 * Weights: partition sizes from ``kafka-log-dirs.sh`` when given, else the group's lag.
+* Share groups (``kafka-share-groups.sh --describe --members``): the scenario's ``group_type`` is
+  ``"share"`` and a partition may be held by several members.
 * Everything else is in ``unused`` (with line numbers) or ``notes``; nothing is dropped silently.
 
 Worked example (asserted in tests/engine/tools/test_import_scenario.py): a members view of group ``g`` with
@@ -308,7 +310,8 @@ def _describe_group(group: GroupInfo | None) -> str:
         f"{group.protocol} protocol" if group.protocol else "",
     ]
     detail = ", ".join(p for p in parts if p)
-    return f"Imported consumer group {group.group_id!r}" + (f" ({detail})." if detail else ".")
+    kind = "share group" if group.protocol == "share" else "consumer group"
+    return f"Imported {kind} {group.group_id!r}" + (f" ({detail})." if detail else ".")
 
 
 def _group_notes(group: GroupInfo | None, notes: list[str]) -> None:
@@ -318,6 +321,11 @@ def _group_notes(group: GroupInfo | None, notes: list[str]) -> None:
         )
     elif not group.members:
         notes.append(f"group {group.group_id!r} has no active members: step 0 has no consumers")
+    if group is not None and group.protocol == "share":
+        notes.append(
+            f"group {group.group_id!r} is a share group (KIP-932): several members may read one partition; "
+            "the Assignments page shows the coordinator's simple assignor"
+        )
     if group is not None and group.protocol == "consumer":
         notes.append(
             f"group {group.group_id!r} uses the consumer protocol (KIP-848): the broker assigns "
@@ -329,7 +337,7 @@ def _with_current(scenario: Scenario, current: dict[str, list[TopicPartition]], 
     """The scenario starting from what the group's members own now (``Scenario.current_assignment``)."""
     owned = {m: [str(tp) for tp in tps] for m, tps in current.items() if tps}
     try:
-        checked = check_current_assignment(owned, scenario.first)
+        checked = check_current_assignment(owned, scenario.first, shared=scenario.group_type == "share")
     except ScenarioError as exc:
         notes.append(f"the group's current assignment is not used ({exc}): step 0 forms the group anew")
         return scenario
@@ -358,8 +366,10 @@ def to_scenario(data: Imported, group: str | None = None, weights: str = "auto")
         )
     values, source = _weights(data, chosen, counts, weights, notes)
     name = f"{chosen.group_id} (imported)" if chosen else "imported topics"
-    scenario = _with_current(build_scenario(name, _describe_group(chosen), counts, members, racks, values),
-                             current, notes)
+    built = build_scenario(name, _describe_group(chosen), counts, members, racks, values)
+    if chosen is not None and chosen.protocol == "share":
+        built = replace(built, group_type="share")
+    scenario = _with_current(built, current, notes)
     unused.sort(key=lambda u: u.line or 0)
     return ImportResult(
         scenario, chosen, current, source, sorted(data.groups), unused, notes, list(data.sources)

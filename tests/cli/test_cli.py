@@ -95,7 +95,8 @@ def test_help_still_exits_0() -> None:
     assert proc.returncode == 0 and "assign" in proc.stdout
 
 
-@pytest.mark.parametrize("command", ["assign", "hash", "coordinator", "wheel", "replicas", "server-assign"])
+@pytest.mark.parametrize("command", ["assign", "hash", "coordinator", "wheel", "replicas", "server-assign",
+                                     "share-assign"])
 def test_a_5000_digit_integer_is_refused_at_the_boundary(command: str) -> None:
     proc = run([command], '{"partitions": ' + "9" * 5000 + ', "delay_ms": 1}')
     assert proc.returncode == 2

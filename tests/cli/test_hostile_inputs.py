@@ -32,7 +32,8 @@ from engine.sizing import parse_perf_output
 from helpers import REPO
 
 SEED = int(os.environ.get("KPL_SEED", 1818))
-MUTATIONS = {"assign": 120, "server-assign": 80, "wheel": 60, "replicas": 60, "hash": 40, "coordinator": 40}
+MUTATIONS = {"assign": 120, "server-assign": 80, "share-assign": 60, "wheel": 60, "replicas": 60, "hash": 40,
+             "coordinator": 40}
 
 
 def run_in_process(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Outcome:

@@ -46,6 +46,9 @@ EXPECTED = {  # step id -> the answer Kafka gives (hand-derived)
     "lag.cooperative": 750,  # C1's 3 partitions, from its leave at 1,000 ms to round 1's end at 3,500 ms
     "eos.committed": 3,  # T1's two records and the plain one
     "eos.lso": 2,  # T1's open send on partition 1
+    "share.idle": 0,  # 8 members hash onto 3 partitions ("C0".hashCode() = 2125, ...): every member reads one
+    "share.most": 3,  # C0..C7 -> jobs-1, 2, 0, 1, 2, 0, 1, 2: jobs-1 and jobs-2 have 3 readers
+    "share.leave": 0,  # C3 leaves; the others keep what they hold and jobs-1 keeps C0 and C6
 }
 MEASURED = {"hot.share12", "hot.share96"}  # from a generated key sample: tests/engine/lessons/test_lessons_course.py
 POSITIONS = [(i, j) for i, lesson in enumerate(course(), 1) for j in range(1, len(lesson.steps) + 1)]
@@ -131,7 +134,8 @@ def test_every_step_checks_a_wrong_then_a_right_answer(lesson: int, step: int) -
     if s.article:
         told = {"typo": f"A typo in reference article {s.article.article}",
                 "outdated": f"Reference article {s.article.article} is out of date since Kafka {s.article.since}",
-                "wrong": f"Reference article {s.article.article} is wrong here"}[s.article.kind]
+                "wrong": f"Reference article {s.article.article} is wrong here",
+                "exception": f"Reference article {s.article.article} holds for consumer groups"}[s.article.kind]
         assert told in at.warning[0].value
     if step == len(course()[lesson - 1].steps):  # the lesson closes with what to set in production
         assert any(i.value.startswith("**In production:**") for i in at.info)
