@@ -8,6 +8,7 @@ lesson."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -105,6 +106,18 @@ def _hot(partitions: int) -> int:
     return round(100 * counts.max() / counts.sum())
 
 
+def _share(what: str) -> int:
+    """The share-group lesson through the CLI's JSON path (``share-assign`` on the preset as a case)."""
+    from engine.coordinator.share_assignment import cli_share_assign, scenario_to_share_case
+
+    steps = [s["assignment"] for s in cli_share_assign(scenario_to_share_case(build_preset("share-group")))["steps"]]
+    if what == "idle":
+        return sum(1 for tps in steps[0].values() if not tps)
+    if what == "most":
+        return max(Counter(tp for tps in steps[0].values() for tp in tps).values())
+    return sum(1 for m, tps in steps[1].items() if m in steps[0] and set(tps) != set(steps[0][m]))
+
+
 REPLICAS = (0, 1, 2)
 BEHIND = repl.ReplicaState(REPLICAS, (0, 2), 0, {0: 10, 1: 4, 2: 8})
 ALONE = repl.ReplicaState(REPLICAS, (0,), 0, {0: 10, 1: 4, 2: 8}, frozenset({2}))
@@ -149,6 +162,9 @@ RECOMPUTE: dict[str, Callable[[], Any]] = {
     "eos.lso": lambda: _txn()[1]["last_stable_offset"],
     "hot.share12": lambda: _hot(12),
     "hot.share96": lambda: _hot(96),
+    "share.idle": lambda: _share("idle"),
+    "share.most": lambda: _share("most"),
+    "share.leave": lambda: _share("leave"),
 }
 
 
@@ -198,7 +214,8 @@ def test_lesson_four_shows_who_owned_what_before() -> None:
 def test_article_notes_are_told_apart() -> None:
     kinds = {s.id: (s.article.kind, s.article.since) for s in STEPS.values() if s.article}
     assert kinds == {"assignors.range": ("wrong", ""), "assignors.roundrobin": ("typo", ""),
-                     "leaves.sticky": ("outdated", "3.0"), "sizing.partitions": ("wrong", "")}
+                     "leaves.sticky": ("outdated", "3.0"), "sizing.partitions": ("wrong", ""),
+                     "share.idle": ("exception", "")}
     assert STEPS["sizing.partitions"].source == "rule" and "Jun Rao" in STEPS["sizing.partitions"].kafka
 
 
