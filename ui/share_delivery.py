@@ -100,6 +100,7 @@ def releases_note() -> None:
 def downloads(run: SimulationRun, summary: DeliverySummary) -> None:
     st.dataframe(pd.DataFrame(consumer_rows(run)), hide_index=True, width="stretch", key="share.consumers")
     rows = pd.DataFrame(event_rows(run)).rename(columns={"t_ms": "t (ms)", "locks_run_out": "locks run out"})
+    rows["result"] = rows["result"].map(lambda v: ", ".join(tr(part) for part in v.split(", ")) if v else v)
     st.dataframe(rows, hide_index=True, width="stretch", key="share.events")
     d1, d2, d3 = st.columns(3)
     d1.download_button(_("Download the events (CSV)"), rows.to_csv(index=False), "share_delivery_events.csv",

@@ -29,7 +29,8 @@ def answer(page, step: LessonStep, language: str) -> None:
             wait_rendered(page)
         page.keyboard.press("Escape")
     elif step.kind == "choice":  # language-neutral options (record orders, true / false, ConfigException)
-        page.locator('[data-testid="stRadio"]').first.get_by_text(step.answer, exact=True).click()
+        radio = page.locator('[data-testid="stRadio"]').filter(has_text=step.answer).first  # not the sidebar's
+        radio.get_by_text(step.answer, exact=True).click()
         wait_rendered(page)
     else:
         field = page.locator('[data-testid="stNumberInput"] input').first
@@ -50,7 +51,7 @@ def walk(page, lessons: list[int], language: str) -> None:
             answer(page, step, language)
             assert_no_exception(page, f"11_Lessons.py lesson {number} step {index} ({language})")
             if (number, index) == (3, 1) and language == "zh":
-                assert "种子文章 004 在这里有误" in page.locator('[data-testid="stAlertContentWarning"]').inner_text()
+                assert "参考文章 004 此处有误" in page.locator('[data-testid="stAlertContentWarning"]').inner_text()
                 full_page_screenshot(page, REPO / "docs" / "lesson-zh.png")
             if (number, index) != (len(course()), len(course()[-1].steps)):
                 page.get_by_role("button", name=TEXTS[language]["next"]).click()

@@ -10,6 +10,7 @@ websocket sessions sending ``rerun_script`` with a page name and a query string 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import socket
 import subprocess
@@ -18,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +29,12 @@ from ui.state import encode_scenario
 
 websockets = pytest.importorskip("websockets")
 CACHE_MIB = 64  # the server's cache budget in these tests (KPL_CACHE_MIB)
+
+
+def arun(coro: Any) -> Any:
+    """``asyncio.run`` on a thread of its own: a worker that ran Playwright's sync API has a loop running."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def free_port() -> int:
@@ -57,7 +65,7 @@ def server() -> Iterator[tuple[str, int]]:
                 time.sleep(0.5)
         url = f"ws://127.0.0.1:{port}/_stcore/stream"
         for page in ("Assignments", "Keys"):  # imports done once, as the facilitator's own tab does
-            asyncio.run(visit(url, page))
+            arun(visit(url, page))
         yield url, proc.pid
     finally:
         proc.terminate()
@@ -108,12 +116,12 @@ def huge_link() -> str:
 def test_a_link_asking_for_too_much_is_refused_quickly_and_another_page_stays_fast(server) -> None:
     url, _ = server
     other = "Assignments?preset=large"
-    alone = min(asyncio.run(visit(url, other))[0] for _ in range(3))
+    alone = min(arun(visit(url, other))[0] for _ in range(3))
 
     async def both() -> list[tuple[float, list[str]]]:
         return await asyncio.gather(visit(url, f"Assignments?s={huge_link()}"), visit(url, other, delay=0.2))
 
-    (refused, shown), (meanwhile, other_shown) = asyncio.run(both())
+    (refused, shown), (meanwhile, other_shown) = arun(both())
     assert len(shown) == 1 and "over the dashboard's ceiling" in shown[0], shown
     busy = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))  # a shared machine: more runnable than cores
     assert refused < 2.0 * busy, f"refused after {refused:.2f} s (load {os.getloadavg()[0]:.1f})"
@@ -134,7 +142,7 @@ def test_many_different_large_scenarios_keep_the_server_under_its_rss_bound(serv
     base = rss_mib(pid)
     peak = base
     for i in range(10):  # about 10 MiB of results each: the 64 MiB cache fills, then evicts
-        _, shown = asyncio.run(visit(url, f"Assignments?s={scenario_link(i)}"))
+        _, shown = arun(visit(url, f"Assignments?s={scenario_link(i)}"))
         assert not [s for s in shown if s.startswith("exception")], shown
         peak = max(peak, rss_mib(pid))
     # the cache holds at most CACHE_MIB of results; the rest is per-run garbage and the disconnected sessions

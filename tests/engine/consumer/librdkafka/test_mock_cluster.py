@@ -88,16 +88,18 @@ def _groups() -> list[GroupSpec]:
     return [random_spec(rng, STRATEGIES[i % len(STRATEGIES)], f"ci{seed}-{i}") for i in range(count)]
 
 
-def _run_with_one_rerun(specs: list[GroupSpec]) -> list[GroupRecord | BaseException]:
+def _run_with_reruns(specs: list[GroupSpec]) -> list[GroupRecord | BaseException]:
     """All groups at once; a group whose HARNESS failed (mock-cluster races past the retries, a child
     that timed out under CPU contention: not librdkafka behaviour) runs once more, under a new group id,
     with fewer groups beside it.  A crash of librdkafka is a record, never rerun."""
     records = run_groups(specs, parallel=len(specs), timeout=150)
-    again = [i for i, r in enumerate(records) if not isinstance(r, GroupRecord)]
-    if again:
+    for attempt in (1, 2):  # a harness race under load (a member misses a round's SyncGroup): rerun alone
+        again = [i for i, r in enumerate(records) if not isinstance(r, GroupRecord)]
+        if not again:
+            break
         print(f"rerunning {[specs[i].group_id for i in again]}: {[repr(records[i])[:120] for i in again]}")
-        reruns = run_groups([replace(specs[i], group_id=f"{specs[i].group_id}-again") for i in again],
-                            parallel=3, timeout=200)
+        reruns = run_groups([replace(specs[i], group_id=f"{specs[i].group_id}-again{attempt}") for i in again],
+                            parallel=1, timeout=200)
         for i, record in zip(again, reruns):
             records[i] = record
     return records
@@ -107,7 +109,7 @@ def _run_with_one_rerun(specs: list[GroupSpec]) -> list[GroupRecord | BaseExcept
 def test_random_groups_match_real_librdkafka_consumers_at_every_step() -> None:
     specs = _groups()
     started = time.monotonic()
-    records = _run_with_one_rerun(specs)
+    records = _run_with_reruns(specs)
     problems, steps = [], 0
     matched: dict[str, list[int]] = {s: [0, 0] for s in STRATEGIES}  # strategy -> [steps matched, steps]
     for spec, record in zip(specs, records):
