@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from engine.articles import article_name
 from engine.errors import ScenarioError
 from engine.lessons import LessonStep, PageLink, check, clamp_position, course
 from ui.i18n import QUERY_KEY as LANG_KEY
@@ -103,7 +104,8 @@ def article_note(step: LessonStep) -> str | None:
     note = step.article
     if note is None:
         return None
-    values = dict(article=note.article, says=tr(note.says), kafka=tr(note.kafka), since=note.since)
+    values = dict(article=f"{note.article} {article_name(note.article)}", says=tr(note.says), kafka=tr(note.kafka),
+                  since=note.since)
     if note.kind == "typo":
         text = _("A typo in reference article {article}: it says {says}; Kafka gives {kafka}.")
     elif note.kind == "outdated":

@@ -11,6 +11,7 @@ import struct
 
 import pytest
 
+from engine.articles import article_name
 from engine.lessons import LessonStep, course
 from helpers import ARTIFACTS, PAGE_TIMEOUT_MS, REPO, assert_no_exception, full_page_screenshot, wait_rendered
 
@@ -51,7 +52,8 @@ def walk(page, lessons: list[int], language: str) -> None:
             answer(page, step, language)
             assert_no_exception(page, f"11_Lessons.py lesson {number} step {index} ({language})")
             if (number, index) == (3, 1) and language == "zh":
-                assert "参考文章 004 此处有误" in page.locator('[data-testid="stAlertContentWarning"]').inner_text()
+                warning = page.locator('[data-testid="stAlertContentWarning"]').inner_text()
+                assert f"参考文章 004 {article_name('004')} 此处有误" in warning
                 full_page_screenshot(page, REPO / "docs" / "lesson-zh.png")
             if (number, index) != (len(course()), len(course()[-1].steps)):
                 page.get_by_role("button", name=TEXTS[language]["next"]).click()

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from engine.articles import article_name
 from engine.lessons import check, clamp_position, course, remap_counts, step_of
 from helpers import REPO, open_page
 
@@ -132,10 +133,11 @@ def test_every_step_checks_a_wrong_then_a_right_answer(lesson: int, step: int) -
     shown = " ".join(m.value for m in at.markdown)
     assert s.kafka in shown  # the Kafka class/method (or the rule of thumb's source) is named once revealed
     if s.article:
-        told = {"typo": f"A typo in reference article {s.article.article}",
-                "outdated": f"Reference article {s.article.article} is out of date since Kafka {s.article.since}",
-                "wrong": f"Reference article {s.article.article} is wrong here",
-                "exception": f"Reference article {s.article.article} holds for consumer groups"}[s.article.kind]
+        named = f"{s.article.article} {article_name(s.article.article)}"  # the id and the title
+        told = {"typo": f"A typo in reference article {named}",
+                "outdated": f"Reference article {named} is out of date since Kafka {s.article.since}",
+                "wrong": f"Reference article {named} is wrong here",
+                "exception": f"Reference article {named} holds for consumer groups"}[s.article.kind]
         assert told in at.warning[0].value
     if step == len(course()[lesson - 1].steps):  # the lesson closes with what to set in production
         assert any(i.value.startswith("**In production:**") for i in at.info)
