@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -67,23 +68,76 @@ def url_path(page: Path) -> str:
     return re.sub(r"^[0-9]+[_\- ]*", "", page.stem)
 
 
-def wait_rendered(page, timeout_ms: int = PAGE_TIMEOUT_MS) -> None:
-    """Wait until the script run finished (stApp's data-test-script-state) and every Plotly chart has drawn."""
+NO_RUN_S = 1.0  # after an action that starts no script run (a value typed again): how long to be sure of it
+SETTLE_S = 0.25  # after the run finished: fragments and Plotly charts finish drawing
+_RENDER_STATE = """() => ({
+  state: document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'),
+  charts: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
+  drawn: document.querySelectorAll('[data-testid="stPlotlyChart"] .main-svg').length,
+  skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length})"""
+
+
+@dataclass
+class ScriptRuns:
+    """Script runs the server reported finished to one browser page (``script_finished`` messages on its
+    websocket), and how many of them ``wait_rendered`` has already waited for."""
+
+    finished: int = 0
+    seen: int = 0
+
+    def count(self, payload: bytes | str) -> None:
+        if isinstance(payload, bytes) and len(payload) < 1024:  # the message is a few bytes; charts are not
+            from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+            try:
+                kind = ForwardMsg.FromString(payload).WhichOneof("type")
+            except Exception:  # noqa: BLE001 - not a ForwardMsg: not ours to count
+                return
+            self.finished += kind == "script_finished"
+
+
+_RUNS: dict[int, ScriptRuns] = {}
+
+
+def watch_runs(page: Any) -> ScriptRuns:
+    """Count the script runs the server finishes for ``page`` (call before its first ``goto``), so that
+    ``wait_rendered`` waits for the run an action started instead of a fixed quiet second."""
+    runs = _RUNS[id(page)] = ScriptRuns()
+
+    def on_websocket(ws: Any) -> None:
+        if ws.url.endswith("/_stcore/stream"):
+            ws.on("framereceived", runs.count)
+
+    page.on("websocket", on_websocket)
+    return runs
+
+
+def wait_rendered(page: Any, timeout_ms: int = PAGE_TIMEOUT_MS) -> None:
+    """Wait until the script run that the last navigation or action started has finished and every Plotly
+    chart has drawn.  On a page ``watch_runs`` watches, a run is known finished from the server's
+    ``script_finished`` message (an action that starts none is waited for ``NO_RUN_S``); elsewhere, after a
+    quiet second."""
     page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=timeout_ms)
-    deadline = time.monotonic() + timeout_ms / 1000
+    runs = _RUNS.get(id(page))
+    start = time.monotonic()
+    deadline = start + timeout_ms / 1000
     quiet_since = None
     while time.monotonic() < deadline:
-        state = page.locator('[data-testid="stApp"]').get_attribute("data-test-script-state")
-        charts = page.locator('[data-testid="stPlotlyChart"]').count()
-        drawn = page.locator('[data-testid="stPlotlyChart"] .main-svg').count()
-        skeletons = page.locator('[data-testid="stSkeleton"]').count()
-        if state == "notRunning" and drawn >= charts and not skeletons:
+        seen = page.evaluate(_RENDER_STATE)
+        idle = seen["state"] == "notRunning" and seen["drawn"] >= seen["charts"] and not seen["skeletons"]
+        if runs is None:
+            settle, ran = 1.0, True
+        else:
+            settle, ran = SETTLE_S, runs.finished > runs.seen or time.monotonic() - start > NO_RUN_S
+        if idle and ran:
             quiet_since = quiet_since or time.monotonic()
-            if time.monotonic() - quiet_since > 1.0:
+            if time.monotonic() - quiet_since > settle:
+                if runs is not None:
+                    runs.seen = runs.finished
                 return
         else:
             quiet_since = None
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(50)
     raise AssertionError(f"page did not finish rendering in {timeout_ms} ms")
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, REPO
+from helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, REPO, watch_runs
 
 
 def free_port() -> int:
@@ -74,5 +74,7 @@ def browser():
 def page(browser):
     """A page in a fresh browser context (no cookies, no session), 1500 x 1000, downloads allowed."""
     context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
-    yield context.new_page()
+    page = context.new_page()
+    watch_runs(page)  # wait_rendered then waits for the run an action started, not a fixed quiet second
+    yield page
     context.close()
