@@ -11,9 +11,11 @@ ADDRESS ?= 127.0.0.1  # only this machine; ADDRESS=0.0.0.0 serves a room (see RE
 export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-# pytest-xdist: one process per core, a module per unit of work; tests/spark and tests/browser are one unit each
-# (one worker starts Spark, one Streamlit + Chromium: the scheduler hook in tests/conftest.py)
-PYTEST := $(PY) -m pytest -n auto --dist loadscope
+# pytest-xdist: a module (or a class) per unit of work, the longest handed out first (tests/conftest.py); make check
+# runs a process per core, make test one more: its browser, Spark and librdkafka units spend much of their time
+# waiting (a page drawing, a JVM starting, a rebalance timer), and the extra process works meanwhile
+PYTEST := $(PY) -m pytest --dist loadscope --no-loadscope-reorder
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # the tiers are folders: make check leaves out the ones that run pages, Chromium or Spark, and the slow marker
 CHECK_ARGS := tests --ignore=tests/pages --ignore=tests/browser --ignore=tests/spark -m "not slow"
 # pytest's exit 5 (nothing collected) is a failure, never a green run
@@ -42,10 +44,10 @@ lint: $(STAMP)
 	$(PY) -m mypy
 
 check: $(STAMP) lint
-	@$(PYTEST) $(CHECK_ARGS); $(NO_TESTS_IS_FAILURE)
+	@$(PYTEST) -n auto $(CHECK_ARGS); $(NO_TESTS_IS_FAILURE)
 
 test: $(STAMP) chromium lint
-	@$(PYTEST) --durations=15; $(NO_TESTS_IS_FAILURE)
+	@$(PYTEST) -n $(TEST_WORKERS) --durations=15; $(NO_TESTS_IS_FAILURE)
 
 bench: $(STAMP)
 	$(PY) -m bench

@@ -3,9 +3,9 @@
 
 Tiers are directories: ``tests/spark`` needs Spark (Java), ``tests/browser`` Chromium, ``tests/pages`` runs
 every page under AppTest; ``make check`` runs the rest without ``-m slow``.  Under pytest-xdist
-(``-n auto --dist loadscope``) each of the Spark and browser directories is one unit of work, so its session
-fixtures (SparkSession, clusters, Connect server; Streamlit server, Chromium) start once, on one worker, and
-those two units are scheduled first: they are the longest."""
+(``-n auto --dist loadscope``) each module, or class, is a unit of work; session fixtures (the SparkSession,
+clusters and Connect server; the Streamlit server and Chromium) start once per worker that needs them, and
+the longest units are handed out first (``pytest_collection_modifyitems``)."""
 
 from __future__ import annotations
 
@@ -18,36 +18,28 @@ import pytest
 
 from helpers import open_page  # (helpers puts the repo on sys.path)
 
-ONE_WORKER_GROUPS = ("spark", "browser")  # tests/<group>/: longest first
+# Every JVM the tests start (the local SparkSession, `python -m engine load`, spark-submit, the standalone master
+# and worker, the Connect server): C1 only and the serial collector.  The test jobs are small, so a JVM spent most
+# of its CPU compiling with C2 and collecting in parallel threads: an 800-row load took 86 s of wall time beside
+# other work, 51 s with these (2 cores).  Compiler tiers and collectors change how fast, never what, Spark computes.
+TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+for _variable in ("SPARK_SUBMIT_OPTS", "SPARK_DAEMON_JAVA_OPTS"):
+    os.environ.setdefault(_variable, TEST_JVM_OPTIONS)
+
+FIRST_TIERS = ("browser", "spark", "pages")  # tests/<tier>/: the longest units of work, handed out first
 
 
-def one_worker_group(nodeid: str) -> str:
+def tier_rank(nodeid: str) -> int:
     parts = nodeid.split("::")[0].split("/")
-    return parts[1] if len(parts) > 2 and parts[0] == "tests" and parts[1] in ONE_WORKER_GROUPS else ""
+    tier = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
+    return FIRST_TIERS.index(tier) if tier in FIRST_TIERS else len(FIRST_TIERS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        name = one_worker_group(item.nodeid)
-        return ONE_WORKER_GROUPS.index(name) if name else len(ONE_WORKER_GROUPS)
-
-    items.sort(key=rank)
-
-
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadscope`` with a tier folder as one scope: every module elsewhere is a unit of work (its
-    module fixtures set up once), and all of ``tests/spark`` or ``tests/browser`` goes to one worker, so
-    Spark's JVMs or Streamlit + Chromium start once.  (xdist's ``loadgroup`` would do it with marks, but it
-    silently stopped grouping under pytest 9.2: pytest-dev/pytest-xdist#1386.)"""
-    if config.getvalue("dist") != "loadscope":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class TierScheduling(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return one_worker_group(nodeid) or super()._split_scope(nodeid)
-
-    return TierScheduling(config, log)
+    """Longest first: under ``-n auto --dist loadscope --no-loadscope-reorder`` (the Makefile) every module,
+    or class of a module, is a unit of work handed to the next free worker in this order, so the units
+    marked ``minutes`` start first, then the browser, Spark and page tiers, and the short ones fill in."""
+    items.sort(key=lambda item: (item.get_closest_marker("minutes") is None, tier_rank(item.nodeid)))
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ def url_path(page: Path) -> str:
 
 
 NO_RUN_S = 1.0  # after an action that starts no script run (a value typed again): how long to be sure of it
-SETTLE_S = 0.25  # after the run finished: fragments and Plotly charts finish drawing
+SETTLE_S = 0.15  # after the run finished: fragments and Plotly charts finish drawing
 _RENDER_STATE = """() => ({
   state: document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'),
   charts: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,

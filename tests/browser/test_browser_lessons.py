@@ -60,24 +60,28 @@ def walk(page, lessons: list[int], language: str) -> None:
                 wait_rendered(page)
 
 
-def test_the_course_end_to_end_in_english(server: str, page) -> None:
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(f"{server}/Lessons", timeout=PAGE_TIMEOUT_MS)
-    wait_rendered(page)
-    walk(page, list(range(1, len(course()) + 1)), "en")
-    total = sum(len(lesson.steps) for lesson in course())
-    assert f"{total} of {total} steps answered correctly" in page.locator('[data-testid="stProgress"]').inner_text()
+@pytest.mark.minutes
+class TestCourseInEnglish:  # a class: a unit of work of its own (tests/conftest.py), beside the Chinese walk
+    def test_the_course_end_to_end_in_english(self, server: str, page) -> None:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.goto(f"{server}/Lessons", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        walk(page, list(range(1, len(course()) + 1)), "en")
+        total = sum(len(lesson.steps) for lesson in course())
+        assert f"{total} of {total} steps answered correctly" in page.locator('[data-testid="stProgress"]').inner_text()
 
 
-def test_the_course_end_to_end_in_chinese(server: str, page) -> None:
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(f"{server}/Lessons?lang=zh&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
-    wait_rendered(page)
-    assert page.locator("h1").first.inner_text().strip() == "引导课程"
-    walk(page, list(range(1, len(course()) + 1)), "zh")
-    assert "lang=zh" in page.url
-    total = sum(len(lesson.steps) for lesson in course())
-    assert f"已答对 {total} / {total} 步" in page.locator('[data-testid="stProgress"]').inner_text()
+@pytest.mark.minutes
+class TestCourseInChinese:
+    def test_the_course_end_to_end_in_chinese(self, server: str, page) -> None:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.goto(f"{server}/Lessons?lang=zh&lesson=1&step=1", timeout=PAGE_TIMEOUT_MS)
+        wait_rendered(page)
+        assert page.locator("h1").first.inner_text().strip() == "引导课程"
+        walk(page, list(range(1, len(course()) + 1)), "zh")
+        assert "lang=zh" in page.url
+        total = sum(len(lesson.steps) for lesson in course())
+        assert f"已答对 {total} / {total} 步" in page.locator('[data-testid="stProgress"]').inner_text()
 
 
 def test_presenter_mode_arrow_keys_and_exports(server: str, page) -> None:

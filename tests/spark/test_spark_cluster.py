@@ -72,68 +72,73 @@ def check_ran(proc: subprocess.CompletedProcess[str], rows: int = SPEC.rows) -> 
     assert json.loads(proc.stdout)["rows"] == rows
 
 
-def test_local_reference_is_kafkas_placement(local_output: Path) -> None:
-    batch = next(generate_batches(SPEC)).to_pydict()
-    summary = json.loads((local_output / "summary.json").read_text())
-    assert summary["null_keys"] == batch["key"].count(None) > 0
-    keyed = [(k, s) for k, s in zip(batch["key"], batch["value_size"]) if k is not None]
-    for p in (0, 11):
-        mine = [s for k, s in keyed if partition_for_key(k, 12) == p]
-        assert summary["partitions"]["12"][p] == {"partition": p, "messages": len(mine), "bytes": sum(mine)}
-    report = json.loads((local_output / "report.json").read_text())
-    assert report["peaks"] and report["time_range"][0].startswith("2024-01-01 00:")  # epoch ms read as time
+class TestLocal:  # each class is a unit of work (tests/conftest.py): the clusters start on the worker running it
+    def test_local_reference_is_kafkas_placement(self, local_output: Path) -> None:
+        batch = next(generate_batches(SPEC)).to_pydict()
+        summary = json.loads((local_output / "summary.json").read_text())
+        assert summary["null_keys"] == batch["key"].count(None) > 0
+        keyed = [(k, s) for k, s in zip(batch["key"], batch["value_size"]) if k is not None]
+        for p in (0, 11):
+            mine = [s for k, s in keyed if partition_for_key(k, 12) == p]
+            assert summary["partitions"]["12"][p] == {"partition": p, "messages": len(mine), "bytes": sum(mine)}
+        report = json.loads((local_output / "report.json").read_text())
+        assert report["peaks"] and report["time_range"][0].startswith("2024-01-01 00:")  # epoch ms read as time
 
 
-def test_local_1_gives_the_same_bytes(local_output: Path, export: str, tmp_path: Path) -> None:
-    check_ran(run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), "--master", "local[1]"))
-    assert digest(tmp_path / "out") == digest(local_output)
+    def test_local_1_gives_the_same_bytes(self, local_output: Path, export: str, tmp_path: Path) -> None:
+        check_ran(run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), "--master", "local[1]"))
+        assert digest(tmp_path / "out") == digest(local_output)
 
 
-def test_standalone_cluster_with_a_packed_env_and_no_numba(
-    local_output: Path, export: str, standalone_cluster: Cluster, executor_env: Path, tmp_path: Path
-) -> None:
-    with zipfile.ZipFile(executor_env) as archive:
-        names = archive.namelist()
-    assert "bin/python" in names and any(n.startswith("lib/python3") and "/pyarrow/" in n for n in names)
-    assert not any("site-packages/numba/" in n for n in names)
-    proc = run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), "--master", standalone_cluster.url,
-                    "--python-env", str(executor_env), "--conf", "spark.executorEnv.KPL_NO_NUMBA=1",
-                    "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
-                    "--conf", "spark.sql.shuffle.partitions=2")
-    check_ran(proc)
-    assert digest(tmp_path / "out") == digest(local_output)
-    # the executors ran from the unpacked archive (and shipped engine zip), on the worker's disk
-    apps = sorted(standalone_cluster.work_dir.glob("app-*/*/env/bin/python"))
-    assert apps, list(standalone_cluster.work_dir.rglob("*"))[:20]
-    assert any(standalone_cluster.work_dir.glob("app-*/*/kpl-engine-*.zip"))
+@pytest.mark.minutes
+class TestStandaloneCluster:
+    def test_standalone_cluster_with_a_packed_env_and_no_numba(
+            self, local_output: Path, export: str, standalone_cluster: Cluster, executor_env: Path, tmp_path: Path
+    ) -> None:
+        with zipfile.ZipFile(executor_env) as archive:
+            names = archive.namelist()
+        assert "bin/python" in names and any(n.startswith("lib/python3") and "/pyarrow/" in n for n in names)
+        assert not any("site-packages/numba/" in n for n in names)
+        proc = run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), "--master", standalone_cluster.url,
+                        "--python-env", str(executor_env), "--conf", "spark.executorEnv.KPL_NO_NUMBA=1",
+                        "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
+                        "--conf", "spark.sql.shuffle.partitions=2")
+        check_ran(proc)
+        assert digest(tmp_path / "out") == digest(local_output)
+        # the executors ran from the unpacked archive (and shipped engine zip), on the worker's disk
+        apps = sorted(standalone_cluster.work_dir.glob("app-*/*/env/bin/python"))
+        assert apps, list(standalone_cluster.work_dir.rglob("*"))[:20]
+        assert any(standalone_cluster.work_dir.glob("app-*/*/kpl-engine-*.zip"))
 
 
-def test_spark_submit_on_the_standalone_cluster_gives_the_same_bytes(
-    local_output: Path, export: str, standalone_cluster: Cluster, executor_env: Path, tmp_path: Path
-) -> None:
-    """README's spark-submit form: the environment by ``--archives``, the executors' Python inside it."""
-    from clusters import spark_home
+    def test_spark_submit_on_the_standalone_cluster_gives_the_same_bytes(
+            self, local_output: Path, export: str, standalone_cluster: Cluster, executor_env: Path, tmp_path: Path
+    ) -> None:
+        """README's spark-submit form: the environment by ``--archives``, the executors' Python inside it."""
+        from clusters import spark_home
 
-    command = [str(spark_home() / "bin" / "spark-submit"), "--master", standalone_cluster.url,
-               "--archives", f"{executor_env}#env", "--conf", "spark.pyspark.python=./env/bin/python",
-               "--conf", f"spark.pyspark.driver.python={sys.executable}", "--conf", "spark.executorEnv.KPL_NO_NUMBA=1",
-               "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
-               "--conf", "spark.sql.shuffle.partitions=2",
-               str(REPO / "engine" / "spark" / "submit.py"),
-               "--input", export, *ARGS, "--output", str(tmp_path / "out")]
-    env = {k: v for k, v in os.environ.items() if k not in ("SPARK_REMOTE", "KPL_NO_NUMBA")}
-    proc = subprocess.run(command, cwd=REPO, env={**env, "SPARK_HOME": str(spark_home())}, capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert json.loads(proc.stdout.strip().splitlines()[-1])["rows"] == SPEC.rows
-    assert digest(tmp_path / "out") == digest(local_output)
+        command = [str(spark_home() / "bin" / "spark-submit"), "--master", standalone_cluster.url,
+                   "--archives", f"{executor_env}#env", "--conf", "spark.pyspark.python=./env/bin/python",
+                   "--conf", f"spark.pyspark.driver.python={sys.executable}",
+                   "--conf", "spark.executorEnv.KPL_NO_NUMBA=1",
+                   "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
+                   "--conf", "spark.sql.shuffle.partitions=2",
+                   str(REPO / "engine" / "spark" / "submit.py"),
+                   "--input", export, *ARGS, "--output", str(tmp_path / "out")]
+        env = {k: v for k, v in os.environ.items() if k not in ("SPARK_REMOTE", "KPL_NO_NUMBA")}
+        proc = subprocess.run(command, cwd=REPO, env={**env, "SPARK_HOME": str(spark_home())}, capture_output=True,
+                              text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert json.loads(proc.stdout.strip().splitlines()[-1])["rows"] == SPEC.rows
+        assert digest(tmp_path / "out") == digest(local_output)
 
 
-def test_spark_connect_gives_the_same_bytes(
-    local_output: Path, export: str, connect_server: str, tmp_path: Path
-) -> None:
-    check_ran(run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), SPARK_REMOTE=connect_server))
-    assert digest(tmp_path / "out") == digest(local_output)
+class TestConnect:
+    def test_spark_connect_gives_the_same_bytes(
+            self, local_output: Path, export: str, connect_server: str, tmp_path: Path
+    ) -> None:
+        check_ran(run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), SPARK_REMOTE=connect_server))
+        assert digest(tmp_path / "out") == digest(local_output)
 
 
 def test_a_local_path_is_refused_when_spark_runs_elsewhere(tmp_path: Path) -> None:
