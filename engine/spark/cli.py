@@ -145,12 +145,16 @@ def main(argv: list[str]) -> int:
 
 
 def run(config: LoadConfig, output: str, options: SessionOptions) -> LoadResult:
-    """Check where the input is, start (or join) Spark, ship ``engine``, run the job."""
+    """Estimate the work (``engine.budgets.check_load``: over the ceiling, one line and nothing starts), check
+    where the input is, start (or join) Spark, ship ``engine``, run the job."""
+    from engine.budgets import check_load
     from engine.spark import job
-    from engine.spark.io import precheck
+    from engine.spark.io import input_bytes, precheck
     from engine.spark.session import get_session, runs_elsewhere, session_mode, ship_engine
 
     mode = session_mode(options)
+    check_load(input_bytes(config.input, remote=mode not in ("local", "submit")), config.fmt, config.partitions,
+               len(config.consumers), len(config.strategies))  # the work estimated before anything is read
     if mode != "submit":  # known before Spark starts: fail fast on a missing or unreadable file
         precheck(config.input, config.fmt, config.columns, remote=mode != "local")
     spark = get_session(options)

@@ -173,3 +173,18 @@ def test_the_worked_examples_of_the_door_modules(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted and not result.failed
+
+
+def test_a_share_group_link_asking_for_too_much_is_one_line_and_no_work() -> None:
+    """A share group's own assignment (simple) is part of what Assignments estimates before any work."""
+    topics = {f"t{i}": 100_000 for i in range(20)}
+    members = [{"id": f"c{i:03d}", "topics": list(topics)} for i in range(200)]
+    scenario = parse_scenario({"steps": [{"topics": topics, "members": members[: 200 - k]} for k in range(10)],
+                               "group_type": "share"})
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=120)
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    assert not at.exception
+    lines = [e.value for e in at.error]
+    assert len(lines) == 1 and "over the dashboard's ceiling" in lines[0], lines
+    assert "2,000,000 partitions x 200 members (7 assignors" in lines[0]  # the six and the share group's simple
