@@ -622,12 +622,27 @@ def merge_run(previous: str, only: str, now: datetime.datetime) -> str:
     return previous[:found.start()] + f"{head} ({', '.join([*entries, f'{only}* {when}'])})" + previous[found.end():]
 
 
+def _terms_line(kind: str, coefficients: dict[str, float], width: int = 120) -> str:
+    """``    'seconds': {...},`` on as many lines as the line length needs (items never split)."""
+    head = f"        {kind!r}: {{"
+    lines, line = [], head
+    for i, (name, value) in enumerate(coefficients.items()):
+        item = f"{name!r}: {value!r}" + ("," if i < len(coefficients) - 1 else "},")
+        if line not in (head, " " * len(head)) and len(line) + 1 + len(item) > width:
+            lines.append(line.rstrip())
+            line = " " * len(head)
+        line += ("" if line in (head, " " * len(head)) else " ") + item
+    if not coefficients:
+        line += "},"
+    return "\n".join([*lines, line]) + "\n"
+
+
 def write_constants(models: dict[str, dict[str, dict[str, float]]], run: str, path: Path = CONSTANTS) -> None:
     """Every model's constants (rounded to 4 significant digits, which leaves those read from the file as they
     are) and the RUN line."""
     rounded = {k: {kind: {n: float(f"{c:.4g}") for n, c in terms.items()} for kind, terms in v.items()}
                for k, v in models.items()}
-    body = "".join(f"    {name!r}: {{\n" + "".join(f"        {kind!r}: {terms_!r},\n" for kind, terms_ in model.items())
+    body = "".join(f"    {name!r}: {{\n" + "".join(_terms_line(kind, terms_) for kind, terms_ in model.items())
                    + "    },\n" for name, model in sorted(rounded.items()))
     run_lines = "\n".join(f"    {run[i:i + 100]!r}" for i in range(0, len(run), 100))
     text = (
