@@ -20,7 +20,13 @@ model's worst relative error on the held-out cases.  Relative errors of seconds 
 timer and allocator noise, not the model.  The Assignments/Rebalance comparison has no constants of its
 own (``engine.cost`` sums its assignors' estimates): it appears as held-out rows.
 
-``--write`` writes the fitted constants to ``engine/cost/constants.py`` with the run's date and machine.
+Share groups have three families (``share_cases``): ``share-assign`` (the assignor and its JSON answer),
+a share partition's delivery (the engine) and ``share-deliver``'s answer at its worst (one state run per
+record after every event).  The Spark load pipeline (``load``) runs in subprocesses (``bench/cost_load.py``).
+
+``--write`` writes the fitted constants to ``engine/cost/constants.py`` with the run's date and machine;
+with ``--only PREFIX`` (models whose name starts with PREFIX, e.g. ``share`` or ``load``) every other model
+keeps its constants exactly and the run line its run, naming the partial fit (``merge_run``).
 ``--scale`` (``--scale-only``: nothing else) also runs the Kafka-scale shapes of issue 22 through
 ``python -m engine assign`` (a subprocess: its wall seconds, and its maximum resident set from
 ``resource.getrusage(RUSAGE_CHILDREN)``), next to the estimate.

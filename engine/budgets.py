@@ -15,7 +15,9 @@ from (README, "Limits"):
   (``replica_scan``);
 - ``produce``: records and faults; ``log``: records, batches and cleaner actions; ``import``: the text's bytes;
 - ``load``: the input's bytes on this machine's disk and its format, the partition counts, the consumer counts x
-  strategies assigned, and Spark's start (checked before Spark starts; a URI elsewhere: only the fixed costs);
+  strategies assigned, and Spark's start, checked before Spark starts (local mode; on a cluster or Spark Connect
+  only this machine's part: the start and the assignments).  Spark's start alone is about 100 s of the 120:
+  a local run fits the ceiling up to about 6 MB of Parquet or 18 MB of CSV (``estimate_load``);
 - ``share-deliver``: events and the records the in-flight window may hold (``window_cap`` in
   ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), at most the log's
   span; Kafka's window can outgrow the lock limit, and a run whose window passes the cap is stopped), and for
@@ -24,7 +26,9 @@ from (README, "Limits"):
   stays: the window cap <= 200,000 records.
 - ``share-assign``: partitions, subscriptions (the heterogeneous path's counted again when they differ) and
   held partitions (given, or chained: about the previous step's partitions + members), summed over steps
-  (``step_shapes`` in ``engine.coordinator.share_assignment``).
+  (``step_shapes`` in ``engine.coordinator.share_assignment``); the document limits keep every request well
+  under the ceiling (the dearest, about 13,000,000 differing subscriptions in 64 MiB, about 40 s), so the check
+  is the door every command has, not a limit a request meets today.
 
 Worked example (asserted by tests/engine/test_worked_examples.py): Kafka's 200,000-partition shape passes, a
 request for 2,000,000 partitions x 20,000 members with differing subscriptions is refused:
