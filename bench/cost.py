@@ -8,6 +8,8 @@ then the computation runs once:
 - peak bytes: the child's resident set high-water mark (``VmHWM`` of ``/proc/self/status``, reset just
   before the computation by writing ``5`` to ``/proc/self/clear_refs``) minus its resident set at that
   moment (``VmRSS``): what the computation added to the process at its peak, as the server would see it.
+  Freed memory is handed back first (``gc.collect``, glibc's ``malloc_trim``): memory freed by the parent's
+  warm-ups or by building the input, still resident, would otherwise be reused unseen.
 
 Per computation, ``engine.cost`` names the shape features that drive it (``engine/cost/shape.py`` for
 scenarios); the constants are a non-negative least-squares fit of seconds (and of bytes) on those features,
@@ -18,7 +20,13 @@ model's worst relative error on the held-out cases.  Relative errors of seconds 
 timer and allocator noise, not the model.  The Assignments/Rebalance comparison has no constants of its
 own (``engine.cost`` sums its assignors' estimates): it appears as held-out rows.
 
-``--write`` writes the fitted constants to ``engine/cost/constants.py`` with the run's date and machine.
+Share groups have three families (``share_cases``): ``share-assign`` (the assignor and its JSON answer),
+a share partition's delivery (the engine) and ``share-deliver``'s answer at its worst (one state run per
+record after every event).  The Spark load pipeline (``load``) runs in subprocesses (``bench/cost_load.py``).
+
+``--write`` writes the fitted constants to ``engine/cost/constants.py`` with the run's date and machine;
+with ``--only PREFIX`` (models whose name starts with PREFIX, e.g. ``share`` or ``load``) every other model
+keeps its constants exactly and the run line its run, naming the partial fit (``merge_run``).
 ``--scale`` (``--scale-only``: nothing else) also runs the Kafka-scale shapes of issue 22 through
 ``python -m engine assign`` (a subprocess: its wall seconds, and its maximum resident set from
 ``resource.getrusage(RUSAGE_CHILDREN)``), next to the estimate.
@@ -27,14 +35,18 @@ own (``engine.cost`` sums its assignors' estimates): it appears as held-out rows
 from __future__ import annotations
 
 import argparse
+import ctypes
 import datetime
+import gc
 import json
 import os
 import platform
 import random
+import re
 import resource
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -43,6 +55,9 @@ from typing import Any
 
 import numpy as np
 
+from bench import cost_load
+from bench.share_delivery import scale_case as share_scale_case
+from bench.share_delivery import worst_answer_case
 from engine import cost
 from engine.cli import DOCUMENT_LIMITS
 from engine.comparison import client_assignors, outcomes
@@ -51,11 +66,12 @@ from engine.consumer.librdkafka.replay import replay_librdkafka
 from engine.consumer.membership import RollingRestartConfig, compare_rolling_restarts
 from engine.consumer.protocol import parse_strategy_lines, walkthrough
 from engine.coordinator.offsets_partition import cli_coordinator
+from engine.coordinator.share_assignment import share_assign
 from engine.coordinator.target_assignment import server_assign
 from engine.cost import assignment as cost_assignment
 from engine.cost import computations, terms
 from engine.cost.constants import MODELS as CURRENT
-from engine.cost.constants import UNMEASURED
+from engine.cost.constants import RUN as CURRENT_RUN
 from engine.cost.model import evaluate
 from engine.inputs import decode_json, encode_json
 from engine.producer.cli import cli_hash
@@ -63,6 +79,9 @@ from engine.producer.idempotence import cli_produce
 from engine.scenario import Scenario, parse_scenario
 from engine.server.replicas import cli_replicas
 from engine.server.timer.cases import cli_wheel
+from engine.share.case import parse_case, window_cap
+from engine.share.replay import replay as replay_share
+from engine.share.replay import run as run_share
 from engine.storage.partition_log import cli_log
 from engine.tools.detect import parse_text
 from engine.tools.to_scenario import to_scenario
@@ -72,6 +91,7 @@ SECONDS_FLOOR = 0.05
 BYTES_FLOOR = 16 * MIB
 REPEAT_UNDER_SECONDS = 0.5
 REPEATS_UNDER = 2
+LIBC = ctypes.CDLL("libc.so.6")
 CONSTANTS = Path(__file__).resolve().parent.parent / "engine" / "cost" / "constants.py"
 
 
@@ -320,6 +340,123 @@ def other_cases() -> list[Case]:
     return cases
 
 
+# (partitions, members, topics, differing subscriptions, steps, first step's members given what they hold)
+SHARE_ASSIGN_FIT = [(1_000, 50, 10, False, 1, False), (10_000, 50, 10, False, 1, False),
+                    (50_000, 200, 20, False, 1, False), (10_000, 2_000, 100, False, 1, False),
+                    (10_000, 2_000, 100, True, 1, False), (20_000, 500, 200, True, 1, False),
+                    (5_000, 5_000, 10, False, 1, False), (10_000, 200, 10, False, 4, False),
+                    (20_000, 1_000, 50, True, 3, False), (20_000, 500, 20, False, 1, True),
+                    (100_000, 500, 50, False, 1, False), (10_000, 2_000, 500, True, 1, False),
+                    (50_000, 1_000, 100, False, 2, False)]  # the last three: peaks measurable (over 16 MiB)
+SHARE_ASSIGN_HELD = [(100_000, 1_000, 100, True, 2, False), (200_000, 2_000, 100, False, 1, False),
+                     (10_000, 2_000, 1_000, True, 1, False), (50_000, 500, 50, False, 5, True)]
+# share delivery, the engine: (events, max.record.locks); the CLI answer's worst case: (records, ticks)
+SHARE_DELIVERY_FIT = [(500, 500), (2_000, 200), (5_000, 2_000), (2_000, 10_000), (10_000, 1_000)]
+SHARE_DELIVERY_HELD = [(20_000, 2_000), (8_000, 8_000)]
+SHARE_ANSWER_FIT = [(4_000, 60), (5_000, 40), (19_000, 24), (1_000, 200), (10_000, 10)]
+SHARE_ANSWER_HELD = [(30_000, 30), (8_000, 100)]
+
+
+def share_assign_doc(partitions: int, members: int, topics: int, differ: bool, steps: int,
+                     given: bool = False) -> dict[str, Any]:
+    """A share-assign case: ``members`` (a quarter on a random half of the topics when ``differ``); each
+    further step drops the first member (its partitions chained); ``given``: the first step's members hold
+    the partitions round-robin (``current_assignment``)."""
+    names = [f"topic-{t}" for t in range(topics)]
+    rng = random.Random(7)
+    per_topic = max(1, partitions // topics)
+    rows: list[dict[str, Any]] = [{"id": f"share-consumer-{m}-{m * 7919 % 10007}",
+                                   "topics": names if not differ or m % 4 else rng.sample(names, max(1, topics // 2))}
+                                  for m in range(members)]
+    first = [dict(r) for r in rows]
+    if given:
+        every = [f"{t}-{p}" for t in names for p in range(per_topic)]
+        for m, row in enumerate(first):
+            row["current_assignment"] = every[m::members]
+    topic_map = dict.fromkeys(names, per_topic)
+    return {"steps": [{"topics": topic_map, "members": first if i == 0 else rows[i:]} for i in range(steps)]}
+
+
+def _if_fitted(model: str, estimate: Callable[[], cost.Estimate]) -> cost.Estimate | None:
+    """The estimate with the current constants; None for a model not fitted yet (its first run)."""
+    return estimate() if model in CURRENT else None
+
+
+def _lazy(model: str, label: str, held_out: bool,
+          prepare: Callable[[], tuple[Callable[[], object], dict[str, float], cost.Estimate | None]]) -> Case:
+    return Case(model, label, prepare, held_out)
+
+
+def _doc_shapes(doc: dict[str, Any]) -> list[computations.ShareStepShape]:
+    """``step_shapes`` of a share-assign case read off its document (parsing it here would leave freed memory
+    the measured run reuses, hiding its peak); ``test_bench_cost`` checks both agree."""
+    return [computations.ShareStepShape(sum(s["topics"].values()), len(s["members"]),
+                                        sum(max(len(m["topics"]), 1) for m in s["members"]),
+                                        len({frozenset(m["topics"]) for m in s["members"]}) > 1,
+                                        sum(len(m.get("current_assignment", ())) for m in s["members"]),
+                                        any("current_assignment" not in m for m in s["members"]))
+            for s in doc["steps"]]
+
+
+def _share_assign_case(shape: tuple) -> Case:
+    def prepare() -> tuple[Callable[[], object], dict[str, float], cost.Estimate | None]:
+        doc = share_assign_doc(*shape)
+        shapes = _doc_shapes(doc)
+        return ((lambda: encode_json({"steps": [x.to_json() for x in share_assign(doc).steps]})),
+                computations.share_assignment_features(shapes),
+                _if_fitted("share_assign", lambda: cost.estimate_share_assignment(shapes)))
+
+    partitions, members, topics, differ, steps, given = shape
+    label = (f"{partitions:,} p, {members:,} m, {topics} t" + (", differing" if differ else "")
+             + f", {steps} st" + (", held given" if given else ""))
+    return _lazy("share_assign", label, shape in SHARE_ASSIGN_HELD, prepare)
+
+
+def _share_delivery_case(events: int, locks: int) -> Case:
+    def prepare() -> tuple[Callable[[], object], dict[str, float], cost.Estimate | None]:
+        case = parse_case(share_scale_case(events, locks=locks))
+        cap = window_cap(case)
+        return ((lambda: sum(1 for _ in run_share(case))), computations.share_delivery_features(events, cap),
+                _if_fitted("share_delivery", lambda: cost.estimate_share_delivery(events, cap)))
+
+    return _lazy("share_delivery", f"{events:,} events at {locks:,} locks", (events, locks) in SHARE_DELIVERY_HELD,
+                 prepare)
+
+
+def _share_answer_case(records: int, ticks: int) -> Case:
+    def prepare() -> tuple[Callable[[], object], dict[str, float], cost.Estimate | None]:
+        case = parse_case(worst_answer_case(records, ticks))
+        events, cap = len(case.events), window_cap(case)
+        return ((lambda: encode_json({"steps": replay_share(case)})), computations.share_answer_features(events, cap),
+                _if_fitted("share_deliver_answer", lambda: cost.estimate_share_deliver_answer(events, cap)))
+
+    return _lazy("share_deliver_answer", f"{ticks + 2:,} events x {records:,} records, one run each",
+                 (records, ticks) in SHARE_ANSWER_HELD, prepare)
+
+
+def share_cases() -> list[Case]:
+    """Share groups: ``share-assign`` (the assignor and its JSON answer), a share partition's delivery (the
+    engine), and ``share-deliver``'s answer at its worst (one state run per record after every event)."""
+    return [*(_share_assign_case(shape) for shape in SHARE_ASSIGN_FIT + SHARE_ASSIGN_HELD),
+            *(_share_delivery_case(*shape) for shape in SHARE_DELIVERY_FIT + SHARE_DELIVERY_HELD),
+            *(_share_answer_case(*shape) for shape in SHARE_ANSWER_FIT + SHARE_ANSWER_HELD)]
+
+
+def load_rows() -> list[Measured]:
+    """The Spark load pipeline's cases (``bench.cost_load``: subprocesses, one cold start per group)."""
+    rows = []
+    for held, m in cost_load.measure_groups():
+        counts = [int(c) for c in m["counts"].split(",")]
+        assigned = sum(counts) * m["consumers"] * m["strategies"]
+        features = computations.load_features(m["bytes"], m["fmt"], counts, assigned, m["cold"])
+        label = f"{m['rows']:,} rows {m['fmt']} ({m['bytes'] // 1024:,} KiB), counts {m['counts']}" + (
+            ", cold" if m["cold"] else "")
+        rows.append(Measured("load", label, held, m["seconds"], m["peak"], features, None))
+        print(f"[load] {label:<60} {m['seconds']:8.2f} s {m['peak'] / MIB:8.1f} MiB" + ("  (held out)" if held else ""),
+              flush=True)
+    return rows
+
+
 def _f(features: dict[str, float], estimate: cost.Estimate) -> tuple[dict[str, float], cost.Estimate]:
     return features, estimate
 
@@ -349,7 +486,9 @@ def _status(field_name: str) -> int:
 
 def _child(case: Case) -> dict[str, Any]:
     run, features, estimate = case.prepare()
-    with open("/proc/self/clear_refs", "w") as handle:
+    gc.collect()
+    LIBC.malloc_trim(0)  # freed memory (the parent's warm-ups, this input's building) back to the system: a run
+    with open("/proc/self/clear_refs", "w") as handle:  # reusing it would not show in its resident set
         handle.write("5")  # reset VmHWM to the current resident set
     before = _status("VmRSS")
     start = time.perf_counter()
@@ -470,26 +609,60 @@ def describe_run(argv: list[str]) -> str:
     return f"{command}, {now}, {machine}, Python {platform.python_version()}"
 
 
-def write_constants(models: dict[str, dict[str, dict[str, float]]], run: str) -> None:
-    kept = {k: v for k, v in CURRENT.items() if k not in models and k in terms.TERMS}  # UNMEASURED ones
+def merge_run(previous: str, only: str, now: datetime.datetime) -> str:
+    """The RUN line after an ``--only`` fit: the previous run kept, ``"<only>* <time>"`` added to (or replaced
+    in) the parenthesis after its date (the date too when it is another day).
+
+    >>> merge_run("python -m bench cost --quick, 2026-11-25 06:38 UTC (cli_io 07:11), x86_64", "share",
+    ...           datetime.datetime(2026, 11, 25, 10, 5))
+    'python -m bench cost --quick, 2026-11-25 06:38 UTC (cli_io 07:11, share* 10:05), x86_64'
+    >>> merge_run("python -m bench cost, 2026-11-25 06:38 UTC, x86_64", "load", datetime.datetime(2026, 11, 26, 9, 0))
+    'python -m bench cost, 2026-11-25 06:38 UTC (load* 2026-11-26 09:00), x86_64'
+    """
+    found = re.search(r"(\d{4}-\d\d-\d\d) \d\d:\d\d UTC(?: \(([^)]*)\))?", previous)
+    if found is None:
+        raise ValueError(f"the RUN line names no date: {previous!r}")
+    when = now.strftime("%H:%M") if now.strftime("%Y-%m-%d") == found.group(1) else now.strftime("%Y-%m-%d %H:%M")
+    entries = [e for e in (found.group(2) or "").split(", ") if e and not e.startswith(f"{only}* ")]
+    head = found.group(0).split(" (")[0]
+    return previous[:found.start()] + f"{head} ({', '.join([*entries, f'{only}* {when}'])})" + previous[found.end():]
+
+
+def _terms_line(kind: str, coefficients: dict[str, float], width: int = 120) -> str:
+    """``    'seconds': {...},`` on as many lines as the line length needs (items never split)."""
+    head = f"        {kind!r}: {{"
+    lines, line = [], head
+    for i, (name, value) in enumerate(coefficients.items()):
+        item = f"{name!r}: {value!r}" + ("," if i < len(coefficients) - 1 else "},")
+        if line not in (head, " " * len(head)) and len(line) + 1 + len(item) > width:
+            lines.append(line.rstrip())
+            line = " " * len(head)
+        line += ("" if line in (head, " " * len(head)) else " ") + item
+    if not coefficients:
+        line += "},"
+    return "\n".join([*lines, line]) + "\n"
+
+
+def write_constants(models: dict[str, dict[str, dict[str, float]]], run: str, path: Path = CONSTANTS) -> None:
+    """Every model's constants (rounded to 4 significant digits, which leaves those read from the file as they
+    are) and the RUN line."""
     rounded = {k: {kind: {n: float(f"{c:.4g}") for n, c in terms.items()} for kind, terms in v.items()}
-               for k, v in {**models, **kept}.items()}
-    body = "".join(f"    {name!r}: {{\n" + "".join(f"        {kind!r}: {terms_!r},\n" for kind, terms_ in model.items())
+               for k, v in models.items()}
+    body = "".join(f"    {name!r}: {{\n" + "".join(_terms_line(kind, terms_) for kind, terms_ in model.items())
                    + "    },\n" for name, model in sorted(rounded.items()))
     run_lines = "\n".join(f"    {run[i:i + 100]!r}" for i in range(0, len(run), 100))
     text = (
         '"""Fitted constants of the cost model: generated by ``python -m bench cost --write``; do not edit by hand.\n\n'
-        f"Run: {run[:run.index(', ') + 1]}\n{run[run.index(', ') + 2:]}.\n"
+        f"{textwrap.fill(f'Run: {run}.', width=116)}\n"
         "Per computation: ``seconds`` and ``bytes`` per unit of each shape feature (``\"1\"``: the constant term),\n"
-        "a non-negative least-squares fit on measured cases (bench/cost.py).  ``UNMEASURED`` names the models\n"
-        "this run could not measure (their computations are not in this tree yet); their constants are kept.\n"
+        "a non-negative least-squares fit on measured cases (bench/cost.py); ``--only PREFIX`` refits the models\n"
+        "whose name starts with PREFIX and keeps every other one (the run line names it: ``PREFIX* time``).\n"
         '"""\n\nfrom __future__ import annotations\n\n'
         f"RUN = (\n{run_lines}\n)\n\n"
-        f"UNMEASURED: frozenset[str] = frozenset({sorted(UNMEASURED)!r})\n\n"
         f"MODELS: dict[str, dict[str, dict[str, float]]] = {{\n{body}}}\n"
     )
-    CONSTANTS.write_text(text)
-    print(f"wrote {CONSTANTS}")
+    path.write_text(text)
+    print(f"wrote {path}")
 
 
 # ------------------------------------------------------------------------------------------ scale
@@ -576,11 +749,15 @@ def main(argv: list[str]) -> None:
         scale([])
         return
     cases = [c for c in assignment_cases(args.quick) + cli_io_cases() + derived_cases() + other_cases()
-             if c.model.startswith(args.only)]
+             + share_cases() if c.model.startswith(args.only)]
     if args.load:
         run, measured = load(args.load)
     else:
         run, measured = describe_run(argv), run_cases(cases)
+        if "load".startswith(args.only):
+            measured += load_rows()
+    if args.only:  # the other models keep their constants, and the run line its run
+        run = merge_run(CURRENT_RUN, args.only, datetime.datetime.now(datetime.timezone.utc))
     if args.save:
         Path(args.save).write_text(json.dumps({"run": run, "rows": [asdict(m) for m in measured]}, indent=1))
     models = fit_all(measured)

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.budgets import MAX_SHARE_ANSWER_WORK, MAX_SHARE_DELIVERY_WORK, check_share_delivery
+from engine.budgets import check_share_delivery
+from engine.cost import estimate_share_deliver_answer, estimate_share_delivery
 from engine.inputs import encode_json
 from engine.share.case import parse_case, window_cap
 from engine.share.cli import cli_share_deliver
@@ -33,12 +34,12 @@ VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "s
 LOCKS = 2_000
 
 
-def scale_case(events: int, seed: int = 1) -> dict[str, Any]:
-    """A case of ``events`` events on a window held near ``LOCKS`` records, made against the engine itself
+def scale_case(events: int, seed: int = 1, locks: int = LOCKS) -> dict[str, Any]:
+    """A case of ``events`` events on a window held near ``locks`` records, made against the engine itself
     (what a member acknowledges is what it acquired)."""
     rng = random.Random(seed)
     settings = {"group.share.record.lock.duration.ms": 30_000, "group.share.delivery.count.limit": 5,
-                "group.share.partition.max.record.locks": LOCKS}
+                "group.share.partition.max.record.locks": locks}
     records = events * 40
     log = [[f, f + 9] for f in range(0, records, 10)]
     partition = SharePartition(parse_settings(settings), ShareLog(tuple(b) for b in log))
@@ -72,8 +73,9 @@ def scale_case(events: int, seed: int = 1) -> dict[str, Any]:
 
 
 def worst_answer_case(records: int = 19_000, ticks: int = 24) -> dict[str, Any]:
-    """The CLI answer's worst case at its budget: one batch acknowledged with every other offset RELEASEd, so
-    each step's state is one run per offset (~494,000 units of 500,000)."""
+    """The CLI answer's worst case: one batch acknowledged with every other offset RELEASEd, so each step's
+    state is one run per offset (``ticks + 2`` events x ``records``: the cells ``estimate_share_deliver_answer``
+    is fitted on)."""
     types = ["ACCEPT" if i % 2 else "RELEASE" for i in range(records)]
     events: list[dict[str, Any]] = [{"t": 0, "op": "fetch", "member": "A", "max_records": records},
                                     {"t": 1, "op": "ack", "member": "A",
@@ -119,9 +121,10 @@ def main(argv: list[str]) -> None:
     parsed = time.perf_counter()
     cap = window_cap(case)
     check_share_delivery(len(case.events), cap)
+    estimate = estimate_share_delivery(len(case.events), cap)
     estimate_ms, parse_ms = (time.perf_counter() - parsed) * 1000, (parsed - start) * 1000
-    print(f"estimate before work: {len(case.events):,} events x {cap:,} records the window may hold = "
-          f"{len(case.events) * cap:,} of {MAX_SHARE_DELIVERY_WORK:,} units in {estimate_ms:.0f} ms (after reading "
+    print(f"estimate before work: {len(case.events):,} events x {cap:,} records the window may hold: "
+          f"{estimate.seconds:.1f} s, {estimate.mib:,} MiB, in {estimate_ms:.0f} ms (after reading "
           f"the case: {parse_ms:.0f} ms); widest window reached: {_widest_window(case):,} records")
     rows: list[tuple[str, int, float]] = []
     if VECTORS.is_file():
@@ -132,14 +135,15 @@ def main(argv: list[str]) -> None:
         rows.append(("the 120 vector cases, CLI answer", n_small, _cli_seconds(small)))
     rows.append((f"{args.events:,} events at {LOCKS:,} locks, engine", args.events, _engine_seconds([big])))
     worst = worst_answer_case()
-    rows.append(("CLI answer at its budget, worst case", len(worst["events"]), _cli_seconds([worst])))
+    rows.append(("CLI answer, worst case (one state run per record)", len(worst["events"]), _cli_seconds([worst])))
     print(f"{'run':<48}{'events':>9}{'seconds':>9}{'events/s':>11}{'vs baseline':>13}")
     base = rows[0][1] / rows[0][2]
     for label, n, seconds in rows:
         rate = n / seconds
         print(f"{label:<48}{n:>9,}{seconds:>9.2f}{rate:>11,.0f}{rate / base:>12.2f}x")
-    print(f"(the CLI answer writes the whole state after every event, JSON encoded here too; its budget: "
-          f"{MAX_SHARE_ANSWER_WORK:,} units)")
+    written = estimate_share_deliver_answer(len(worst["events"]), worst["log"][0][1] + 1)
+    print(f"(the CLI answer writes the whole state after every event, JSON encoded here too; the worst case's "
+          f"answer is estimated at {written.seconds:.1f} s and {written.mib:,} MiB before work)")
 
 
 def _widest_window(case: Any) -> int:

@@ -14,14 +14,21 @@ from (README, "Limits"):
 - ``replicas``: replicas and the brokers an uneven rack layout makes the placement walk past
   (``replica_scan``);
 - ``produce``: records and faults; ``log``: records, batches and cleaner actions; ``import``: the text's bytes;
+- ``load``: the input's bytes on this machine's disk and its format, the partition counts, the consumer counts x
+  strategies assigned, and Spark's start, checked before Spark starts (local mode; on a cluster or Spark Connect
+  only this machine's part: the start and the assignments).  Spark's start alone is about 100 s of the 120:
+  a local run fits the ceiling up to about 6 MB of Parquet or 18 MB of CSV (``estimate_load``);
 - ``share-deliver``: events and the records the in-flight window may hold (``window_cap`` in
   ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), at most the log's
-  span; Kafka's window can outgrow the lock limit, and a run whose window passes the cap is stopped).  Beside
-  the estimate two measured bounds stay (``python -m bench share_delivery``): the window cap <= 200,000 records,
-  and the CLI's answer, which writes the whole state after every event, <= 500,000 events x window records
-  (its worst case, 40 MB of JSON, answered in 7.8 s on the 2-core machine).
-- ``share-assign`` keeps its own measured budget beside its parser (``engine.coordinator.share_assignment``):
-  partitions + subscriptions + held partitions summed over steps <= 200,000 (``python -m bench share_assign``).
+  span; Kafka's window can outgrow the lock limit, and a run whose window passes the cap is stopped), and for
+  the CLI its answer, which writes the partition's state after every event: events x window records at worst
+  (``estimate_share_deliver_answer``, fitted on that worst case).  Beside the estimate one semantic limit
+  stays: the window cap <= 200,000 records.
+- ``share-assign``: partitions, subscriptions (the heterogeneous path's counted again when they differ) and
+  held partitions (given, or chained: about the previous step's partitions + members), summed over steps
+  (``step_shapes`` in ``engine.coordinator.share_assignment``); the document limits keep every request well
+  under the ceiling (the dearest, about 13,000,000 differing subscriptions in 64 MiB, about 40 s), so the check
+  is the door every command has, not a limit a request meets today.
 
 Worked example (asserted by tests/engine/test_worked_examples.py): Kafka's 200,000-partition shape passes, a
 request for 2,000,000 partitions x 20,000 members with differing subscriptions is refused:
@@ -53,22 +60,26 @@ from engine.cost import (
     estimate_coordinator,
     estimate_hash,
     estimate_import,
+    estimate_load,
     estimate_partition_log,
     estimate_produce,
     estimate_replicas,
     estimate_server_assignment,
+    estimate_share_assignment,
+    estimate_share_deliver_answer,
     estimate_share_delivery,
     estimate_wheel,
 )
 from engine.cost.assignment import estimate_cli_io
-from engine.cost.computations import replica_scan, utf16_length, wheel_levels
+from engine.cost.computations import ShareStepShape, replica_scan, utf16_length, wheel_levels
 from engine.errors import LimitError
 
 if TYPE_CHECKING:  # attributes only: importing the scenario model (pydantic) is for assign alone
     from engine.scenario import Scenario
 
 __all__ = ["check_assign", "check_budget", "check_coordinator", "check_estimate", "check_hash", "check_import",
-           "check_log", "check_produce", "check_replicas", "check_server_assign", "check_share_delivery", "check_wheel",
+           "check_load", "check_log", "check_produce", "check_replicas", "check_server_assign", "check_share_assign",
+           "check_share_delivery", "check_wheel",
            "replica_scan", "utf16_length", "wheel_levels"]
 
 
@@ -131,16 +142,28 @@ def check_import(text_bytes: int) -> None:
     check_estimate("import", estimate_import(text_bytes))
 
 
+def check_load(input_bytes: int | None, fmt: str, partition_counts: Sequence[int], consumer_counts: int,
+               strategies: int) -> None:
+    """``python -m engine load`` before Spark starts (its start counted): ``estimate_load``."""
+    check_estimate("load", estimate_load(input_bytes, fmt, partition_counts, consumer_counts, strategies))
+
+
+def check_share_assign(steps: Sequence[ShareStepShape]) -> None:
+    check_estimate("share-assign", estimate_share_assignment(steps))
+
+
 MAX_SHARE_IN_FLIGHT: Final = 200_000
-MAX_SHARE_ANSWER_WORK: Final = 500_000
 
 
 def check_share_delivery(events: int, in_flight: int, answer: bool = False) -> None:
-    """The window cap, the CLI answer's size (``answer``), then the cost model's estimate."""
+    """The window cap (a semantic limit: a run whose window outgrows it is stopped), then the cost model's
+    estimate of the run and, for the CLI (``answer``), of its answer: the state written after every event."""
     check_budget("share-deliver", in_flight, MAX_SHARE_IN_FLIGHT,
                  "records the in-flight window may hold: 4 x (max.record.locks + largest max_records + "
                  "largest log batch), at most the log's span")
+    estimate = estimate_share_delivery(events, in_flight)
     if answer:
-        check_budget("share-deliver", events * in_flight, MAX_SHARE_ANSWER_WORK,
-                     "events x records the window may hold, each step's state written")
-    check_estimate("share-deliver", estimate_share_delivery(events, in_flight))
+        written = estimate_share_deliver_answer(events, in_flight)
+        estimate = Estimate(estimate.seconds + written.seconds, estimate.peak_bytes + written.peak_bytes,
+                            written.drivers)
+    check_estimate("share-deliver", estimate)

@@ -138,10 +138,10 @@ step_buttons(step_key, range(1, len(timeline.scenario.steps)), "rebalance")  # p
 share_widget("rebalance.step", step_key, int)  # ...and the chosen step is written back to the URL
 ref = current_ref() if timeline.scenario is current_scenario() else ScenarioRef.of(timeline.scenario)
 timings, crashed = timings_section(timeline, step)
+client = client_choice("rebalance")
+door(prepare_comparison, ref, client)  # the cost model first (a share group's too): one line, or off this thread
 if is_share(timeline.scenario):  # a share group: what its members gain and lose, then the consumer groups
     share_changes_section(ref, step)
-client = client_choice("rebalance")
-door(prepare_comparison, ref, client)  # the cost model first: refused in one line, or computed off this thread
 offer_note(client)
 numbers_section(ref, step, timings, crashed, client)
 animations_section(ref, timeline, step, client)

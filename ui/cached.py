@@ -47,6 +47,7 @@ from engine.consumer.member_ids import short_labels
 from engine.consumer.membership import RollingRestartConfig
 from engine.consumer.metrics import BalanceMetrics, balance_metrics
 from engine.consumer.pause import PauseReport, ProtocolTimings
+from engine.coordinator.share_assignment import share_assign
 from engine.cost import (
     Estimate,
     estimate_assignment,
@@ -54,6 +55,7 @@ from engine.cost import (
     estimate_protocol_timeline,
     estimate_rolling_restart,
     estimate_server_assignment,
+    estimate_share_scenario,
 )
 from engine.producer import keysample, null_keys
 from engine.producer.partitioners import client_partitions
@@ -112,11 +114,14 @@ def outcomes_of(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome]:
 
 
 def prepare_comparison(ref: ScenarioRef, client: str) -> None:
-    """Before a page compares ``client``'s assignors: refuse the lot in one line over the ceiling, or compute
-    the missing ones in the worker while the page waits (nothing to do when the whole is inline work)."""
+    """Before a page compares ``client``'s assignors (and a share group's ``simple``): refuse the lot in one
+    line over the ceiling, or compute the missing ones in the worker while the page waits (nothing to do when
+    the whole is inline work)."""
     scenario = scenario_of(ref)
     requests = [(("outcomes", ref.key, a), outcomes, (scenario, a), estimate_of(ref, a))
                 for a in client_assignors(client)]
+    if scenario.group_type == "share":  # the share group's own assignment is part of the page (and its estimate)
+        requests.append((("share", ref.key), share_assign, (scenario,), share_estimate_of(ref)))
     prepare(requests, comparison_estimate(ref, client), comparison_estimate(ref, client).drivers)
 
 
@@ -385,14 +390,19 @@ def share_capacity(inputs: CapacityInputs) -> CapacityComparison:
 
 
 @memo()
+def share_estimate_of(ref: ScenarioRef) -> Estimate:
+    """What ``share_result_of`` will cost (``engine.cost``), before any of it runs."""
+    return estimate_share_scenario(scenario_of(ref))
+
+
 def share_result_of(ref: ScenarioRef) -> Any:
-    """The scenario as a share group (``engine.coordinator.share_assignment``): a ``ShareAssignResult``, or
-    the one-line reason it is refused (a str)."""
-    from engine.coordinator.share_assignment import share_assign
+    """The scenario as a share group (``engine.coordinator.share_assignment``) by its estimate (inline, in a
+    worker, or refused: ``ui.offload.run``): a ``ShareAssignResult``, or the one-line reason it is refused (a
+    str)."""
     from engine.errors import EngineError
 
     try:
-        return share_assign(scenario_of(ref))
+        return run(("share", ref.key), share_assign, (scenario_of(ref),), share_estimate_of(ref))
     except EngineError as exc:
         return str(exc)
 

@@ -1,4 +1,5 @@
-"""The Load page's Streamlit glue: widgets -> ``LoadConfig``, Spark started with visible progress, results.
+"""The Load page's Streamlit glue: widgets -> ``LoadConfig``, the run's estimate (over the dashboard's ceiling:
+one line, nothing starts), Spark started with visible progress, results.
 
 Settings are validated by ``engine.spark.config`` (the same parsers as ``python -m engine load``).
 Spark starts once per dashboard process in a background thread (``engine.spark.session.SessionStarter``), so
@@ -196,10 +197,23 @@ def run(config: LoadConfig) -> None:
     st.session_state.pop(TARGET_KEY, None)  # a new run: the target's default comes from its data
 
 
+def check_estimate(config: LoadConfig) -> None:
+    """The run's estimate (``engine.cost.estimate_load``) before Spark is asked for anything: over the dashboard's
+    ceiling, ``LimitError`` (one line).  Spark's own start is not counted: it happens once per server, whatever
+    the input, and its progress is shown."""
+    from engine.cost import DASHBOARD_CEILING, check, estimate_load
+    from engine.spark.io import input_bytes
+
+    check(estimate_load(input_bytes(config.input), config.fmt, config.partitions, len(config.consumers),
+                        len(config.strategies), start=False), DASHBOARD_CEILING)
+
+
 def run_button(source: Source, chosen: dict[str, Any]) -> None:
     if st.button(_("Run the Spark job"), type="primary", key="load.run", disabled=bool(source.error)):
         try:
-            run(build(source, chosen))
+            config = build(source, chosen)
+            check_estimate(config)  # refused in one line before Spark starts
+            run(config)
         except EngineError as exc:
             st.error(tr(str(exc)))
         except Exception as exc:  # noqa: BLE001 - a Spark failure shown inline, not as a traceback

@@ -19,9 +19,9 @@ partition is shared::
 
 Answers list each member's partitions sorted by topic name then partition (Kafka's own order is a
 ``HashSet``'s and carries no meaning).  Limits (README): those of ``server-assign`` (steps <= 200,
-members <= 10,000 and partitions <= 200,000 per step) and one work budget, counted before any work:
-partitions + subscriptions + held partitions summed over the steps <= ``MAX_SHARE_ASSIGN_WORK``
-(200,000).
+members <= 10,000 and partitions <= 200,000 per step); the work is estimated before it starts by the cost
+model (``step_shapes`` -> ``engine.cost.estimate_share_assignment``), and the command line refuses an estimate
+over its ceiling (``engine.budgets.check_share_assign``), as every other command does.
 """
 
 from __future__ import annotations
@@ -30,18 +30,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.budgets import check_budget
+from engine.budgets import check_share_assign
 from engine.consumer.assignment import Assignment, assignment_to_json
 from engine.coordinator.assignors import DEFAULT_SHARE_ASSIGNOR, ShareAssignFunction, share_assignor
 from engine.coordinator.group_spec import TopicDescriber
 from engine.coordinator.simple import share_group_spec
 from engine.coordinator.target_assignment import _parse_steps, _StepIn
+from engine.cost.computations import ShareStepShape
 from engine.errors import ScenarioError
 from engine.java.strings import string_compare_key
 from engine.java.uuid import Uuid
 from engine.scenario import Scenario, TopicPartition, tp_sort_key
-
-MAX_SHARE_ASSIGN_WORK = 200_000  # ~4 s on the busy 2-core machine (python -m bench share_assign: ~0.2 ms/unit)
 
 
 @dataclass(frozen=True)
@@ -76,39 +75,42 @@ def share_assignment_to_json(assignment: Assignment) -> dict[str, list[str]]:
     return out
 
 
-def share_assign_work(steps: list[_StepIn]) -> int:
-    """The budget's units, summed over the steps: partitions + subscriptions (member-topic pairs, at
-    least one per member) + held partitions (given ``current_assignment``s; chained ones are at most
-    members + partitions of the previous step, so they are counted there)."""
-    return sum(sum(s.topics.values()) + sum(max(len(m.topics), 1) + len(m.current_assignment or ())
-                                            for m in s.members) for s in steps)
+def step_shapes(steps: list[_StepIn]) -> list[ShareStepShape]:
+    """What the cost model reads of each parsed step: partitions, members, subscriptions (member-topic pairs,
+    at least one per member), whether they differ, the given ``current_assignment``s, and whether some member's
+    is chained from the previous step's answer."""
+    return [ShareStepShape(sum(s.topics.values()), len(s.members), sum(max(len(m.topics), 1) for m in s.members),
+                           len({frozenset(m.topics) for m in s.members}) > 1,
+                           sum(len(m.current_assignment or ()) for m in s.members),
+                           any(m.current_assignment is None for m in s.members))
+            for s in steps]
 
 
-def check_share_assign_work(steps: list[_StepIn]) -> None:
-    """The work check before any assignment runs (one ``LimitError`` line over the budget).  The one place to
-    call the cost model (``engine.cost``) from when it lands: its ``estimate_share_assignment(members,
-    partitions, steps)`` and ``check(estimate, CLI_CEILING)`` take the place of this budget."""
-    check_budget("share-assign", share_assign_work(steps), MAX_SHARE_ASSIGN_WORK,
-                 "partitions + subscriptions + held partitions summed over steps")
+def parse_share_case(case: Mapping[str, Any] | Scenario) -> tuple[str, list[_StepIn]]:
+    """The assignor's name and the parsed steps of a case (the CLI shape) or a dashboard ``Scenario``."""
+    data = scenario_to_share_case(case) if isinstance(case, Scenario) else case
+    if not isinstance(data, Mapping):
+        raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
+    return share_assignor(data.get("assignor", DEFAULT_SHARE_ASSIGNOR)).name, _parse_steps(data)
 
 
 def share_assign(case: Mapping[str, Any] | Scenario) -> ShareAssignResult:
     """Share-group target assignments of every step of a case (the CLI shape) or a dashboard ``Scenario``.
 
-    Raises ``EngineError`` (one line) for malformed input or work over the budget.  The CLI refuses a step
-    with no member; a dashboard scenario's empty step gets Kafka's answer for it, an empty assignment.
+    Raises ``EngineError`` (one line) for malformed input.  The CLI refuses a step with no member; a dashboard
+    scenario's empty step gets Kafka's answer for it, an empty assignment.  Callers estimate the work first
+    (the CLI: ``cli_share_assign``; a page: ``ui.cached.share_result_of``).
     """
-    data = scenario_to_share_case(case) if isinstance(case, Scenario) else case
-    if not isinstance(data, Mapping):
-        raise ScenarioError(f"input: must be a JSON object, got {type(data).__name__}")
-    chosen = share_assignor(data.get("assignor", DEFAULT_SHARE_ASSIGNOR))
-    steps = _parse_steps(data)
-    check_share_assign_work(steps)
+    return assign_steps(*parse_share_case(case), dashboard=isinstance(case, Scenario))
+
+
+def assign_steps(assignor: str, steps: list[_StepIn], dashboard: bool = False) -> ShareAssignResult:
+    chosen = share_assignor(assignor)
     results: list[ShareStepResult] = []
     known_ids: dict[str, Uuid] = {}
     previous: Assignment | None = None
     for index, step in enumerate(steps):
-        if not step.members and not isinstance(case, Scenario):  # a dashboard step may empty the group
+        if not step.members and not dashboard:  # a dashboard step may empty the group
             raise ScenarioError(f"steps[{index}].members: a share group needs at least one member, got []")
         known_ids.update(step.topic_ids)
         result = _run_step(index, step, chosen.assign, known_ids, previous)
@@ -119,7 +121,9 @@ def share_assign(case: Mapping[str, Any] | Scenario) -> ShareAssignResult:
 
 def cli_share_assign(payload: Any) -> dict[str, Any]:
     """``python -m engine share-assign``: one case in, ``{"steps": [{"assignment": ...}]}`` out."""
-    return {"steps": [s.to_json() for s in share_assign(payload).steps]}
+    assignor, steps = parse_share_case(payload)
+    check_share_assign(step_shapes(steps))
+    return {"steps": [s.to_json() for s in assign_steps(assignor, steps).steps]}
 
 
 def scenario_to_share_case(scenario: Scenario) -> dict[str, Any]:

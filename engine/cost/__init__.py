@@ -32,16 +32,19 @@ from engine.cost.assignment import (
     estimate_protocol_timeline,
     estimate_rolling_restart,
     estimate_server_assignment,
+    estimate_share_scenario,
 )
 from engine.cost.computations import (
     estimate_coordinator,
     estimate_hash,
     estimate_import,
+    estimate_load,
     estimate_partition_log,
     estimate_produce,
     estimate_protocol_walkthrough,
     estimate_replicas,
     estimate_share_assignment,
+    estimate_share_deliver_answer,
     estimate_share_delivery,
     estimate_wheel,
 )
@@ -54,7 +57,8 @@ INLINE_SECONDS: Final = 1.0
 __all__ = [
     "CLI_CEILING", "DASHBOARD_CEILING", "GIB", "INLINE_SECONDS", "MIB", "Ceiling", "Estimate", "check",
     "estimate_assignment", "estimate_comparison", "estimate_coordinator", "estimate_hash", "estimate_import",
-    "estimate_partition_log", "estimate_produce", "estimate_protocol_timeline", "estimate_protocol_walkthrough",
-    "estimate_replicas", "estimate_rolling_restart", "estimate_server_assignment", "estimate_share_assignment",
-    "estimate_share_delivery", "estimate_wheel",
+    "estimate_load", "estimate_partition_log", "estimate_produce", "estimate_protocol_timeline",
+    "estimate_protocol_walkthrough", "estimate_replicas", "estimate_rolling_restart", "estimate_server_assignment",
+    "estimate_share_assignment",
+    "estimate_share_deliver_answer", "estimate_share_delivery", "estimate_share_scenario", "estimate_wheel",
 ]

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.cost.computations import estimate_protocol_walkthrough
+from engine.cost.computations import ShareStepShape, estimate_protocol_walkthrough, estimate_share_assignment
 from engine.cost.constants import MODELS
 from engine.cost.model import Estimate, evaluate
-from engine.cost.shape import describe, scenario_features
+from engine.cost.shape import describe, scenario_features, subscriptions_differ
 from engine.errors import ScenarioError
 
 if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
@@ -80,13 +80,31 @@ def estimate_server_assignment(scenario: Scenario, assignor: str) -> Estimate:
 
 def estimate_comparison(scenario: Scenario, client: str = "java") -> Estimate:
     """Every assignor the Assignments and Rebalance pages show for ``client``: its classic strategies and
-    the two KIP-848 assignors, each over every step."""
+    the two KIP-848 assignors, each over every step (and a share group's ``simple``)."""
     total = Estimate(0.0, 0, "")
     for strategy in _strategies(client):
         total += estimate_assignment(scenario, strategy, client)
     for assignor in SERVER_ASSIGNORS:
         total += estimate_server_assignment(scenario, assignor)
-    return replace(total, drivers=describe(scenario, f"{len(_strategies(client)) + 2} assignors"))
+    share = scenario.group_type == "share"  # the pages show the share group's own assignment (simple) first
+    if share:
+        total += estimate_share_scenario(scenario)
+    return replace(total, drivers=describe(scenario, f"{len(_strategies(client)) + 2 + share} assignors"))
+
+
+def share_step_shapes(scenario: Scenario) -> list[ShareStepShape]:
+    """The scenario as share-assign steps (``engine.coordinator.share_assignment.scenario_to_share_case``): an
+    imported group's first step holds its current assignment, every later step what the previous one answered."""
+    imported = sum(len(tps) for tps in scenario.current_assignment.values())
+    return [ShareStepShape(state.total_partitions, len(state.members),
+                           sum(max(len(m.topics), 1) for m in state.members), subscriptions_differ(state),
+                           imported if i == 0 else 0, i > 0)
+            for i, state in enumerate(scenario.steps)]
+
+
+def estimate_share_scenario(scenario: Scenario) -> Estimate:
+    """The scenario's members as a share group (KIP-932's ``SimpleAssignor``) over every step."""
+    return estimate_share_assignment(share_step_shapes(scenario))
 
 
 def rolling_restart_features(scenario: Scenario, strategies: Sequence[str]) -> dict[str, float]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.cost.constants import MODELS
 from engine.cost.model import Estimate, evaluate
@@ -80,6 +81,57 @@ def import_features(text_bytes: int) -> dict[str, float]:
     return {"text_bytes": text_bytes}
 
 
+def load_features(input_bytes: int, fmt: str, partition_counts: Sequence[int], assigned: int,
+                  start: bool = True) -> dict[str, float]:
+    """``start``: Spark's session start and its first job's warm-up (Python workers, numba's kernel), 1 when
+    Spark is not running yet; the input's bytes by format (a Parquet byte holds about five times the records a
+    CSV or JSON byte does); each partition count after the first reads those bytes' keys again
+    (``extra_count_bytes``); ``assigned``: the rows of the consumers' assignments (partitions x consumer counts
+    x strategies) sent to Spark."""
+    text = 0 if fmt == "parquet" else input_bytes
+    return {"start": float(start), "parquet_bytes": input_bytes - text, "text_bytes": text,
+            "extra_count_bytes": input_bytes * max(len(partition_counts) - 1, 0), "assigned": assigned}
+
+
+def share_delivery_features(events: int, in_flight: int) -> dict[str, float]:
+    return {"events": events, "event_locks": events * in_flight, "in_flight": in_flight}
+
+
+def share_answer_features(events: int, in_flight: int) -> dict[str, float]:
+    return {"cells": events * in_flight}
+
+
+@dataclass(frozen=True)
+class ShareStepShape:
+    """One share-assign step as its cost sees it: partitions, members, subscriptions (member-topic pairs, at
+    least one per member), whether subscriptions differ (the heterogeneous path), the partitions its members are
+    given as held, and whether members hold what the previous step answered them (``chained``: not known before
+    work)."""
+
+    partitions: int
+    members: int
+    subscriptions: int
+    differ: bool = False
+    held: int = 0
+    chained: bool = True
+
+
+def share_assignment_features(steps: Sequence[ShareStepShape]) -> dict[str, float]:
+    """Summed over the steps: ``partitions``, ``subscriptions``, ``differing`` (subscriptions on the
+    heterogeneous path) and ``held``; a chained step holds what the previous step answered, at most about its
+    partitions + members (each member's hashed partition beside the partitions given out once)."""
+    total = {"partitions": 0.0, "subscriptions": 0.0, "differing": 0.0, "held": 0.0}
+    previous: ShareStepShape | None = None
+    for step in steps:
+        chained = 0 if previous is None or not step.chained else previous.partitions + previous.members
+        total["partitions"] += step.partitions
+        total["subscriptions"] += step.subscriptions
+        total["differing"] += step.subscriptions if step.differ else 0
+        total["held"] += step.held + chained
+        previous = step
+    return total
+
+
 def estimate_protocol_walkthrough(members: int) -> Estimate:
     """The JoinGroup/SyncGroup walkthrough of ``members`` (the Group Protocol page's table)."""
     return evaluate(MODELS["protocol_timeline"], protocol_features(members),
@@ -128,15 +180,55 @@ def estimate_import(text_bytes: int) -> Estimate:
     return evaluate(MODELS["import"], import_features(text_bytes), f"{text_bytes:,} bytes of tool output")
 
 
-def estimate_share_assignment(members: int, partitions: int, steps: int) -> Estimate:
-    """KIP-932's share-group assignor over ``steps`` steps (constants not measured yet: ``UNMEASURED``)."""
-    return evaluate(MODELS["share_assign"], {"partitions": partitions * steps, "pm": partitions * members * steps},
-                    f"{partitions:,} partitions x {members:,} share consumers, {steps:,} steps")
+def estimate_share_assignment(steps: Sequence[ShareStepShape]) -> Estimate:
+    """KIP-932's share-group ``SimpleAssignor`` over every step (``share_assignment_features``)."""
+    largest = max(steps, key=lambda s: (s.partitions, s.members), default=ShareStepShape(0, 0, 0))
+    return evaluate(MODELS["share_assign"], share_assignment_features(steps),
+                    f"{largest.partitions:,} partitions x {largest.members:,} members (share group"
+                    + (", differing subscriptions" if largest.differ else "")
+                    + f"), {len(steps):,} step{'s' if len(steps) != 1 else ''}")
 
 
 def estimate_share_delivery(events: int, in_flight: int) -> Estimate:
-    """A share partition's acquisition locks under ``events`` deliveries with ``in_flight`` records locked
-    (constants not measured yet: ``UNMEASURED``)."""
-    return evaluate(MODELS["share_delivery"], {"events": events, "event_locks": events * in_flight,
-                                               "in_flight": in_flight},
+    """A share partition's record delivery (``SharePartition`` under ``events`` events), its in-flight window
+    at most ``in_flight`` records (``window_cap``)."""
+    return evaluate(MODELS["share_delivery"], share_delivery_features(events, in_flight),
                     f"{events:,} delivery events over {in_flight:,} in-flight records")
+
+
+def estimate_share_deliver_answer(events: int, in_flight: int) -> Estimate:
+    """``share-deliver``'s answer, which writes the partition's state after every event: at most one run per
+    record of the window, so ``events x in_flight`` cells at worst.  Fitted on that worst case (every other
+    offset released: one run per record), it is an upper bound; a typical run's state merges into far fewer
+    runs (measured: 4 to 80 times cheaper)."""
+    return evaluate(MODELS["share_deliver_answer"], share_answer_features(events, in_flight),
+                    f"{events:,} delivery events x {in_flight:,} in-flight records, each step's state written")
+
+
+def estimate_load(input_bytes: int | None, fmt: str, partition_counts: Sequence[int], consumer_counts: int = 0,
+                  strategies: int = 0, start: bool = True) -> Estimate:
+    """The Spark load pipeline on this machine (``python -m engine load``, the Load page) from what is known
+    before Spark starts: the input's size in bytes and format (``None``: read by Spark elsewhere, a cluster or
+    Spark Connect: only this machine's part is estimated), the partition counts, the consumer counts x
+    strategies assigned (on the driver), and ``start`` when Spark must start first.
+
+    Measured (``python -m bench cost --only load``, local[2], 2026-11-25 under a load average of about 7): a run
+    is linear in the input's bytes with a large constant.  Spark's start and its first job's warm-up cost about
+    100 s and 1.2 GiB, every job about 10 s more, then about 1.6 s per MB of Parquet and 0.5 s per MB of CSV or
+    JSON: a 1 MB Parquet file (about 100,000 records) is about 112 s cold, 12 s once Spark runs.
+
+    >>> a, b, c = (estimate_load(n * 10**6, "parquet", [12]).seconds for n in (1, 2, 3))
+    >>> abs(round((c - b) - (b - a), 6))  # linear in the bytes
+    0.0
+    >>> warm = estimate_load(10**6, "parquet", [12], start=False)
+    >>> round(a - warm.seconds, 6) == round(MODELS["load"]["seconds"].get("start", 0.0), 6)  # the start: a constant
+    True
+    >>> estimate_load(10**6, "csv", [12, 24]).drivers
+    "1,000,000 bytes of csv, partition counts 12, 24, Spark's start"
+    """
+    size = input_bytes or 0
+    assigned = sum(partition_counts) * consumer_counts * strategies
+    where = f"{size:,} bytes of {fmt}" if input_bytes is not None else f"{fmt} read by Spark elsewhere"
+    counts = ", ".join(map(str, partition_counts))
+    return evaluate(MODELS["load"], load_features(size, fmt, partition_counts, assigned, start),
+                    f"{where}, partition counts {counts}" + (", Spark's start" if start else ""))

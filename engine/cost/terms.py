@@ -38,6 +38,10 @@ TERMS: Final[dict[str, tuple[list[str], list[str]]]] = {
     "produce": (["1", "records", "faults"], ["1", "records"]),
     "log": (["1", "records", "batches", "compactions"], ["1", "records"]),
     "import": (["1", "text_bytes"], ["1", "text_bytes"]),
-    "share_assign": (["1", "partitions", "pm"], ["1", "partitions"]),
+    "share_assign": (["1", "partitions", "subscriptions", "differing", "held"],
+                     ["1", "partitions", "subscriptions", "held"]),
     "share_delivery": (["1", "events", "event_locks"], ["1", "in_flight", "events"]),
+    "share_deliver_answer": (["1", "cells"], ["1", "cells"]),
+    "load": (["1", "start", "parquet_bytes", "text_bytes", "extra_count_bytes", "assigned"],
+             ["1", "start", "parquet_bytes", "text_bytes"]),
 }

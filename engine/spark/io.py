@@ -92,6 +92,18 @@ def _data_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith((".", "_")))
 
 
+def input_bytes(path: str, remote: bool = False) -> int | None:
+    """The input's size on this machine's disk (a directory: its data files), for the work estimate before
+    Spark starts; ``None`` for a URI Spark reads elsewhere, or a path that is not there (``precheck`` says so)."""
+    if not check_location(path, remote):
+        return None
+    root = _local_path(path)
+    try:
+        return sum(f.stat().st_size for f in _data_files(root)) if root.exists() else None
+    except OSError:
+        return None
+
+
 def precheck(path: str, fmt: str, columns: ColumnSpec, remote: bool = False) -> None:
     """Where the input is (``check_location``), then cheap local checks: file there, not empty,
     readable header/footer, columns present.  URIs on a remote cluster are left to Spark."""

@@ -66,6 +66,7 @@ def test_work_is_estimated_before_anything_runs() -> None:
     with pytest.raises(LimitError, match="in-flight window"):
         cli_share_deliver(big)
     many = {"log": [[0, 9_999]], "events": [dict(FETCH, t=i) for i in range(200_000)]}
-    with pytest.raises(LimitError, match="events x records"):
-        cli_share_deliver(many)
+    with pytest.raises(LimitError, match=r"^share-deliver: estimated .* over the command line's ceiling .* \(200,000 "
+                                         r"delivery events x 10,000 in-flight records, each step's state written\)$"):
+        cli_share_deliver(many)  # the answer (the state after every event) is what the estimate refuses
     assert issubclass(LimitError, EngineError)

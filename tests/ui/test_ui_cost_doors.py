@@ -4,6 +4,7 @@ server's cache is bounded by bytes, and the Load page refuses bad upload names w
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -173,3 +174,42 @@ def test_the_worked_examples_of_the_door_modules(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted and not result.failed
+
+
+def test_a_share_group_link_asking_for_too_much_is_one_line_and_no_work() -> None:
+    """A share group's own assignment (simple) is part of what Assignments estimates before any work."""
+    topics = {f"t{i}": 100_000 for i in range(20)}
+    members = [{"id": f"c{i:03d}", "topics": list(topics)} for i in range(200)]
+    scenario = parse_scenario({"steps": [{"topics": topics, "members": members[: 200 - k]} for k in range(10)],
+                               "group_type": "share"})
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=120)
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    assert not at.exception
+    lines = [e.value for e in at.error]
+    assert len(lines) == 1 and "over the dashboard's ceiling" in lines[0], lines
+    assert "2,000,000 partitions x 200 members (7 assignors" in lines[0]  # the six and the share group's simple
+
+
+def test_the_load_page_refuses_a_huge_input_by_its_estimate_before_spark(tmp_path: Path) -> None:
+    """``ui.load.check_estimate``: an input whose run would pass the dashboard's ceiling is one line (here a
+    sparse 500 GB Parquet file: its size alone, nothing read), in Chinese too; a small one passes."""
+    from engine.errors import LimitError
+    from engine.spark.config import build_config
+    from ui.i18n import translate
+    from ui.load import check_estimate
+
+    huge = tmp_path / "huge.parquet"
+    with open(huge, "wb") as handle:
+        handle.truncate(500 * 10**9)
+    with pytest.raises(LimitError) as refused:
+        check_estimate(build_config(str(huge), "6,12,24", consumers="2,3"))
+    line = str(refused.value)
+    assert "over the dashboard's ceiling" in line and line.endswith(
+        "(500,000,000,000 bytes of parquet, partition counts 6, 12, 24)")
+    chinese = translate(line, "zh")
+    assert chinese.startswith("估计需要 ") and "超过仪表盘的上限" in chinese, chinese
+    assert "字节的 parquet 输入，分区数 6, 12, 24" in chinese
+    small = tmp_path / "small.parquet"
+    small.write_bytes(b"x" * 100_000)
+    check_estimate(build_config(str(small), "12", consumers="2,3"))

@@ -11,9 +11,10 @@ import pytest
 
 from engine.coordinator.assignors import share_assignor
 from engine.coordinator.group_spec import TopicDescriber
-from engine.coordinator.share_assignment import MAX_SHARE_ASSIGN_WORK, share_assign
+from engine.coordinator.share_assignment import parse_share_case, share_assign, step_shapes
 from engine.coordinator.simple import assign_simple, share_group_spec, topic_id
-from engine.errors import EngineError, LimitError
+from engine.cost import estimate_share_assignment
+from engine.errors import EngineError
 from engine.java.strings import INT_MIN, string_hash_code
 from helpers import REPO
 
@@ -95,10 +96,29 @@ def test_bad_cases_are_refused_naming_the_field(case: dict, message: str) -> Non
         share_assign(case)
 
 
-def test_work_over_the_budget_is_refused_before_work() -> None:
-    step = {"topics": {"t": 100_000}, "members": [{"id": "a", "topics": ["t"]}]}
-    with pytest.raises(LimitError, match=f"budget is {MAX_SHARE_ASSIGN_WORK:,}"):
-        share_assign({"steps": [step] * (MAX_SHARE_ASSIGN_WORK // 100_001 + 1)})
+def _cli_under_ceiling(case: dict, seconds: float) -> subprocess.CompletedProcess[str]:
+    """``python -m engine share-assign`` with the command line's ceiling lowered to ``seconds`` (the real
+    ceiling, 120 s, is beyond any case the document limits let in: see README, "Limits")."""
+    code = ("import sys; import engine.budgets as b; from engine.cost import Ceiling, GIB; "
+            f"b.CLI_CEILING = Ceiling('command line', {seconds!r}, 4 * GIB); "
+            "from engine.cli import main; sys.exit(main(['share-assign', '-']))")
+    return subprocess.run([sys.executable, "-c", code], input=json.dumps(case), capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+
+
+def test_the_cli_refuses_work_over_its_ceiling_in_one_line_naming_the_estimate() -> None:
+    topics = {f"t{i}": 1_000 for i in range(20)}
+    members = [{"id": f"m{i}", "topics": list(topics)} for i in range(300)]
+    case = {"steps": [{"topics": topics, "members": members}, {"topics": topics, "members": members[1:]}]}
+    estimate = estimate_share_assignment(step_shapes(parse_share_case(case)[1]))
+    over = _cli_under_ceiling(case, estimate.seconds * 0.99)
+    assert over.returncode == 2 and over.stdout == ""
+    assert over.stderr.count("\n") == 1 and over.stderr.startswith("error: share-assign: estimated ")
+    assert "over the command line's ceiling" in over.stderr
+    assert over.stderr.rstrip().endswith("MiB (20,000 partitions x 300 members (share group), 2 steps)")
+    under = _cli_under_ceiling(case, estimate.seconds * 1.01)  # just under: it runs
+    assert under.returncode == 0, under.stderr
+    assert len(json.loads(under.stdout)["steps"]) == 2
 
 
 def test_cli_batch_answers_in_place_and_refuses_with_one_line() -> None:

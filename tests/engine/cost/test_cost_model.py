@@ -125,6 +125,39 @@ def test_counts_estimates_name_their_drivers() -> None:
     assert cost.estimate_replicas(10, 3, 4).drivers == ("10 partitions x replication factor 3, "
                                                         "4 brokers scanned per replica")
     assert cost.estimate_import(2048).drivers == "2,048 bytes of tool output"
-    assert cost.estimate_share_assignment(members=3, partitions=10, steps=2).seconds > 0
-    assert cost.estimate_share_delivery(events=10, in_flight=2_000).seconds > 0
+    assert cost.estimate_share_delivery(events=10, in_flight=2_000).drivers == ("10 delivery events over 2,000 "
+                                                                                "in-flight records")
     assert cost.estimate_wheel(1_000, 41).seconds > cost.estimate_wheel(1_000, 2).seconds
+
+
+def test_share_assignment_features_count_held_partitions_given_or_chained() -> None:
+    from engine.cost.computations import ShareStepShape, share_assignment_features
+
+    first = ShareStepShape(partitions=100, members=10, subscriptions=20, differ=True, held=30, chained=False)
+    second = ShareStepShape(partitions=100, members=9, subscriptions=18)  # held: what step 1 answered
+    assert share_assignment_features([first, second]) == {"partitions": 200, "subscriptions": 38, "differing": 20,
+                                                          "held": 30 + 100 + 10}
+    one = cost.estimate_share_assignment([first])
+    assert one.drivers == "100 partitions x 10 members (share group, differing subscriptions), 1 step"
+    assert one.seconds < cost.estimate_share_assignment([first, second]).seconds
+
+
+def test_a_share_group_scenario_is_estimated_as_its_share_assignment_and_on_the_pages() -> None:
+    s = scenario(20, 500, 50, 0.5, steps=2)
+    share = parse_scenario({**{"steps": [{"topics": dict(st.topics), "members": [
+        {"id": m.id, "topics": list(m.topics)} for m in st.members]} for st in s.steps]}, "group_type": "share"})
+    shapes = cost.assignment.share_step_shapes(share)
+    assert [(x.partitions, x.members, x.held, x.chained) for x in shapes] == [(10_000, 50, 0, False),
+                                                                              (10_000, 49, 0, True)]
+    assert cost.estimate_share_scenario(share).seconds == pytest.approx(
+        cost.estimate_share_assignment(shapes).seconds)
+    whole = cost.estimate_comparison(share)
+    assert "7 assignors" in whole.drivers  # the pages' assignors and the share group's simple
+    assert whole.seconds == pytest.approx(cost.estimate_comparison(s).seconds + cost.estimate_share_scenario(
+        share).seconds)
+
+
+def test_share_deliver_answer_is_estimated_per_state_cell() -> None:
+    small, large = cost.estimate_share_deliver_answer(100, 1_000), cost.estimate_share_deliver_answer(1_000, 10_000)
+    assert small.seconds < large.seconds and small.peak_bytes < large.peak_bytes
+    assert large.drivers == "1,000 delivery events x 10,000 in-flight records, each step's state written"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,22 @@ def test_refuses_to_replace_a_foreign_directory(tmp_path: Path) -> None:
     proc = run_load("--input", str(tmp_path / "in.csv"), "--partitions", "3", "--output", str(tmp_path / "home"))
     assert proc.returncode == 2 and "not a previous load output" in proc.stderr
     assert (tmp_path / "home" / "thesis.tex").read_text() == "precious"
+
+
+@pytest.mark.parametrize("name", ["huge.csv", "huge.parquet"])
+def test_a_huge_input_is_refused_by_its_estimate_before_spark_starts(tmp_path: Path, name: str) -> None:
+    """A sparse file of 500 GB (no disk used): the estimate from its size refuses it in one line, before its
+    header is read or Spark is started (the child never imports pyspark: it exits within seconds)."""
+    huge = tmp_path / name
+    with open(huge, "wb") as handle:
+        handle.truncate(500 * 10**9)
+    started = time.monotonic()
+    proc = run_load("--input", str(huge), "--partitions", "12", "--output", str(tmp_path / "out"))
+    assert (proc.returncode, proc.stdout) == (2, "")
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: load: estimated "), proc.stderr
+    assert "over the command line's ceiling" in lines[0] and "(500,000,000,000 bytes of " in lines[0]
+    assert time.monotonic() - started < 60 and not (tmp_path / "out").exists()
 
 
 def test_import_engine_never_imports_pyspark() -> None:
