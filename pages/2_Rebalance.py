@@ -35,7 +35,7 @@ page_setup(_("Rebalance"), "🔄", _("What moves when the group changes: eager p
 render_sidebar()
 
 
-def choose_timeline() -> Timeline:
+def choose_timeline() -> tuple[Timeline, ScenarioRef]:
     scenario = current_scenario()
     sources = ["events", "scenario steps"] if len(scenario.steps) > 1 else ["events"]
     names = {"events": _("events"), "scenario steps": _("scenario steps")}  # the values stay English
@@ -44,12 +44,12 @@ def choose_timeline() -> Timeline:
                       help=_("The scenario's own steps (from a preset or a saved file), or a timeline of events "
                              "you build here."))
     if source == "scenario steps":
-        return Timeline(scenario, step_labels(scenario), (), tuple(() for _ in scenario.steps))
-    timeline, built = event_timeline(scenario)
+        return Timeline(scenario, step_labels(scenario), (), tuple(() for _ in scenario.steps)), current_ref()
+    timeline, built, ref = event_timeline(scenario)
     event_form(built)
     for note in timeline.notes:
         st.info(tr(note))
-    return timeline
+    return timeline, ref
 
 
 def ms(column, label: str, default: int, step_ms: int, key: str, **kw) -> int:
@@ -126,7 +126,7 @@ def pause_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crashed
     st.caption(tr(CAPTIONS["rebalance.pause"]))
 
 
-timeline = choose_timeline()
+timeline, ref = choose_timeline()
 if len(timeline.scenario.steps) < 2:
     st.info(_("This timeline has no rebalance to show (for example a static member restarting within "
               "session.timeout.ms)."))
@@ -136,7 +136,6 @@ share_widget("rebalance.step", step_key, int)  # a shared link's step seeds the 
 step = step_choice(timeline)
 step_buttons(step_key, range(1, len(timeline.scenario.steps)), "rebalance")  # presenter mode's arrow keys
 share_widget("rebalance.step", step_key, int)  # ...and the chosen step is written back to the URL
-ref = current_ref() if timeline.scenario is current_scenario() else ScenarioRef.of(timeline.scenario)
 timings, crashed = timings_section(timeline, step)
 client = client_choice("rebalance")
 door(prepare_comparison, ref, client)  # the cost model first (a share group's too): one line, or off this thread

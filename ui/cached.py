@@ -29,7 +29,6 @@ from engine.charts.assignment import assignment_grid, consumer_rows, load_bars, 
 from engine.charts.rebalance import Panel, pause_timeline_figure, rebalance_animations
 from engine.charts.sample import sample_travel
 from engine.charts.share_delivery import delivery_animation
-from engine.charts.text import readable
 from engine.charts.timing_wheel import wheel_animation
 from engine.comparison import (
     ASSIGNMENT_ERRORS,
@@ -43,6 +42,7 @@ from engine.comparison import (
     step_pause,
 )
 from engine.consumer.librdkafka import LibrdkafkaFailure
+from engine.consumer.librdkafka.teaching import client_note
 from engine.consumer.member_ids import short_labels
 from engine.consumer.membership import RollingRestartConfig
 from engine.consumer.metrics import BalanceMetrics, balance_metrics
@@ -68,21 +68,13 @@ from engine.server.timer.model import TaskSpec, WheelConfig, WheelTrace
 from engine.share.capacity import CapacityComparison, CapacityInputs, compare
 from engine.share.consumers import Workload
 from engine.share.timeline import Timeline, build_timeline
+from engine.side_by_side import owner_differences
 from engine.sizing import SizingInputs, cost_curves
 from ui import worker
+from ui.figures import frozen
 from ui.memo import cached_call, memo
 from ui.offload import prepare, run
 from ui.state import ScenarioRef
-
-
-def frozen(fig: go.Figure) -> go.Figure:
-    """Compute ``fig.to_dict()`` once: ``st.plotly_chart`` calls it (a deep copy + base64 of every array) on
-    every rerun, about 0.1 s for a 2,000-partition animation.  The cached figure is never modified.  Its tick
-    labels are made readable first (``engine.charts.text.readable``: at least 12 px)."""
-    spec = readable(fig).to_dict()
-    fig.to_dict = lambda: spec
-    return fig
-
 
 # ---------------------------------------------------------------- a scenario under every assignor
 
@@ -144,6 +136,15 @@ def client_crash_of(ref: ScenarioRef, assignor: Assignor) -> str | None:
     except ASSIGNMENT_ERRORS:
         return None
     return None
+
+
+@memo()
+def client_difference(ref: ScenarioRef, shown: Assignor, other: Assignor, step: int) -> tuple[int, str | None]:
+    """How many partitions ``shown`` and ``other`` (the same strategy in the other client) own differently at
+    ``step``, and the engine's teaching note about it (``client_note``, English) or None.  Both assignors'
+    outcomes must be computed (not an error)."""
+    a, b = outcomes_of(ref, shown)[step].assignment, outcomes_of(ref, other)[step].assignment
+    return len(owner_differences(a, b)), client_note(shown.name, shown.client, a, b)
 
 
 @memo()

@@ -18,13 +18,11 @@ from engine.consumer.librdkafka.teaching import (
     MAX_LISTED_MEMBERS,
     MAX_LISTED_PARTITIONS,
     NAMES,
-    client_note,
     differing_members,
 )
 from engine.producer.partitioners import PARTITIONERS
 from engine.scenario import TopicPartition
-from engine.side_by_side import owner_differences
-from ui.cached import client_crash_of, outcomes_or_error
+from ui.cached import client_crash_of, client_difference, outcomes_or_error
 from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
 from ui.state import ScenarioRef
 from ui.url_choice import url_backed
@@ -108,12 +106,11 @@ def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assigno
                 st.caption(_("{strategy}: no comparison with the other client ({reason})").format(
                     strategy=assignor.name, reason=tr(other)))
             continue
-        moved = len(owner_differences(outcome[step].assignment, other[step].assignment))
+        moved, note = client_difference(ref, assignor, _other(client, assignor), step)
         if moved:
             differs.append(_("{strategy} differs on {n} partition(s)").format(strategy=assignor.name, n=moved))
         else:
             same.append(assignor.name)
-        note = client_note(assignor.name, client, outcome[step].assignment, other[step].assignment)
         if note:
             st.info(note if current_language() == DEFAULT_LANGUAGE
                     else translated_note(assignor.name, client, outcome[step].assignment, other[step].assignment))

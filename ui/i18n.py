@@ -33,6 +33,7 @@ STATE_KEY = "i18n.lang"
 SWITCH_KEY = "i18n.switch"  # the sidebar widget's own key
 
 _last_language = DEFAULT_LANGUAGE  # see current_language
+RUN_LANGUAGE = "_kpl_language"  # the language, kept on the script run it was read in (current_language)
 MISSING: set[tuple[str, str]] = set()  # (language, msgid) asked for but not translated; read by the tests
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -157,16 +158,28 @@ def normalise(language: object) -> str:
 def current_language() -> str:
     """The session's language: the sidebar switch, else ``?lang=``, else English; kept in the URL.
 
-    Outside a script run (AppTest calling a widget's ``format_func`` to find an option) it is the language of
-    the last run in this thread's process, so formatted options match what that run drew."""
+    Read once per script run (a page asks for it hundreds of times, once per text): the switch sets it in a
+    callback, before a run starts, so it cannot change within one.  The run is told apart by its
+    ``ScriptRunContext.parallel_coordinator``, which Streamlit makes anew at the start of every run; a
+    Streamlit without one reads it every time.  Outside a script run (AppTest calling a widget's
+    ``format_func`` to find an option) it is the language of the last run in this thread's process, so
+    formatted options match what that run drew."""
     global _last_language
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    if get_script_run_ctx() is None:
+    ctx = get_script_run_ctx()
+    if ctx is None:
         return _last_language
+    run = getattr(ctx, "parallel_coordinator", None)
+    known = getattr(run, RUN_LANGUAGE, None)
+    if known is not None:
+        _last_language = known
+        return str(known)
     from ui.url_choice import url_backed
 
     language = _last_language = url_backed(STATE_KEY, QUERY_KEY, DEFAULT_LANGUAGE, normalise)
+    if run is not None:
+        setattr(run, RUN_LANGUAGE, language)
     return language
 
 

@@ -20,7 +20,8 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.i18n import _, current_language, translate_columns, translate_figure
+from ui.figures import install_json_cache, variant
+from ui.i18n import DEFAULT_LANGUAGE, _, current_language, translate_columns, translate_figure
 
 MODE = "present.mode"  # the session's choice (not a widget key: survives page switches)
 TOGGLE = "present.toggle"
@@ -136,13 +137,16 @@ def install_chart_hook() -> None:
     from streamlit.elements.plotly_chart import PlotlyMixin
 
     original = PlotlyMixin.plotly_chart
+    install_json_cache()  # a frozen figure's JSON is made once, not on every rerun
 
     @functools.wraps(original)
     def plotly_chart(self: Any, figure_or_data: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(figure_or_data, go.Figure):
-            figure_or_data = translate_figure(figure_or_data, current_language())
+        if isinstance(figure_or_data, go.Figure):  # a cached figure's variants are made once (ui.figures)
+            language = current_language()
+            if language != DEFAULT_LANGUAGE:
+                figure_or_data = variant(figure_or_data, language, lambda f: translate_figure(f, language))
             if st.session_state.get(MODE):
-                figure_or_data = presentation_figure(figure_or_data)
+                figure_or_data = variant(figure_or_data, "presenter", presentation_figure)
             kwargs["config"] = {**chart_config(str(kwargs.get("key") or "chart")), **(kwargs.get("config") or {})}
         return original(self, figure_or_data, *args, **kwargs)
 

@@ -25,8 +25,9 @@ from engine import (
     make_event,
 )
 from ui.i18n import _, tr
+from ui.memo import cached_call
 from ui.numbers import whole_number, whole_number_input
-from ui.state import current_scenario
+from ui.state import ScenarioRef, current_ref, current_scenario
 
 EVENTS = "rebalance.events"
 ERROR = "rebalance.event_error"
@@ -83,14 +84,22 @@ def clear_events_callback() -> None:
     st.session_state.pop(ERROR, None)
 
 
-def event_timeline(scenario: Scenario) -> tuple[Timeline, Timeline]:
-    """(the timeline to show, the timeline of the chosen events alone); without events the default is shown.
+def event_timeline(scenario: Scenario) -> tuple[Timeline, Timeline, ScenarioRef]:
+    """(the timeline to show, the timeline of the chosen events alone, the shown one's ``ScenarioRef``);
+    without events the default is shown.  Built once per scenario and events for the whole server (a room
+    opening one link shares it): the ref's JSON and digest are not made again on every run.
 
     A timeline that no longer fits the scenario (it was edited meanwhile) stops the page with a way out.
     """
+    chosen = tuple(events())
+
+    def build() -> tuple[Timeline, Timeline, ScenarioRef]:
+        built = build_timeline(scenario, chosen)
+        shown = built if chosen else build_timeline(scenario, default_events(scenario))
+        return shown, built, ScenarioRef.of(shown.scenario)
+
     try:
-        built = build_timeline(scenario, events())
-        return (built if events() else build_timeline(scenario, default_events(scenario))), built
+        return cached_call(("timeline", current_ref().key, chosen), build)
     except ScenarioError as exc:
         st.error(_("The event timeline no longer fits the scenario: {error}").format(error=tr(str(exc))))
         st.button(_("Clear the timeline"), key="rebalance.clear_broken", on_click=clear_events_callback)

@@ -19,6 +19,8 @@ first (or the first of an imported group) counts ``rounds`` times.
 
 from __future__ import annotations
 
+import itertools
+import weakref
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -29,25 +31,44 @@ FEATURES = ("steps", "partitions", "members", "subscriptions", "general", "pm", 
 
 
 def step_features(state: GroupState, rounds: int = 1) -> dict[str, float]:
+    """One step's features, ``rounds`` times (each JoinGroup round does the work again).  Counted once per
+    step object while it lives (a page estimates one scenario for each of its assignors)."""
+    key = id(state)
+    known = _KNOWN.get(key)
+    if known is None or known[0]() is not state:
+
+        def forget(_: object) -> None:
+            _KNOWN.pop(key, None)
+
+        known = _KNOWN[key] = (weakref.ref(state, forget), _count(state))
+    return {k: v * rounds for k, v in known[1].items()}
+
+
+_KNOWN: dict[int, tuple[weakref.ref[GroupState], dict[str, float]]] = {}  # id -> (the step, its features)
+
+
+def _count(state: GroupState) -> dict[str, float]:
     p, m = state.total_partitions, len(state.members)
-    subscribers = Counter(t for member in state.members for t in set(member.topics))
+    subscribers = Counter(itertools.chain.from_iterable(set(member.topics) for member in state.members))
     differ = len({frozenset(member.topics) for member in state.members}) > 1
     racked = p * sum(1 for member in state.members if member.rack) if state.partition_racks else 0
     scan = sum(state.topics.get(t, 0) * m / n for t, n in subscribers.items())
     values = {"steps": 1, "partitions": p, "members": m, "subscriptions": sum(subscribers.values()),
               "general": p * m if differ else 0, "pm": p * m, "scan": scan, "racked": racked}
-    return {k: float(v * rounds) for k, v in values.items()}
+    return {k: float(v) for k, v in values.items()}
 
 
 def scenario_features(scenario: Scenario, cooperative_rounds: int = 1) -> dict[str, float]:
     """``step_features`` summed over the steps (follow-up rounds counted), plus the largest step's peaks."""
     total = dict.fromkeys(FEATURES, 0.0)
+    general_peak = pm_peak = 0.0
     for i, state in enumerate(scenario.steps):
         owned = i > 0 or bool(scenario.current_assignment)
-        for k, v in step_features(state, cooperative_rounds if owned else 1).items():
-            total[k] += v
-    total["general_peak"] = max((step_features(s)["general"] for s in scenario.steps), default=0.0)
-    total["pm_peak"] = max((step_features(s)["pm"] for s in scenario.steps), default=0.0)
+        once = step_features(state)
+        for k, v in once.items():
+            total[k] += v * (cooperative_rounds if owned else 1)
+        general_peak, pm_peak = max(general_peak, once["general"]), max(pm_peak, once["pm"])
+    total["general_peak"], total["pm_peak"] = general_peak, pm_peak
     return total
 
 
