@@ -16,8 +16,8 @@ from (README, "Limits"):
 - ``produce``: records and faults; ``log``: records, batches and cleaner actions; ``import``: the text's bytes;
 - ``load``: the input's bytes on this machine's disk and its format, the partition counts, the consumer counts x
   strategies assigned, and Spark's start, checked before Spark starts (local mode; on a cluster or Spark Connect
-  only this machine's part: the start and the assignments).  Spark's start alone is about 100 s of the 120:
-  a local run fits the ceiling up to about 6 MB of Parquet or 18 MB of CSV (``estimate_load``);
+  only this machine's part: the start and the assignments).  Spark's start is about 30 s of the 120: a
+  local run fits the ceiling up to about 145 MB of Parquet or 235 MB of CSV (``estimate_load``);
 - ``share-deliver``: events and the records the in-flight window may hold (``window_cap`` in
   ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), at most the log's
   span; Kafka's window can outgrow the lock limit, and a run whose window passes the cap is stopped), and for

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -36,10 +37,13 @@ def tier_rank(nodeid: str) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Longest first: under ``-n auto --dist loadscope --no-loadscope-reorder`` (the Makefile) every module,
-    or class of a module, is a unit of work handed to the next free worker in this order, so the units
-    marked ``minutes`` start first, then the browser, Spark and page tiers, and the short ones fill in."""
-    items.sort(key=lambda item: (item.get_closest_marker("minutes") is None, tier_rank(item.nodeid)))
+    """Longest first: under ``--dist loadscope --no-loadscope-reorder`` (the Makefile) every module, or class
+    of a module, is a unit of work handed to the next free worker in this order, so the units marked
+    ``minutes`` start first, then the browser, Spark and page tiers, then the other modules, those with more
+    tests first (xdist's own order), and the short ones fill in."""
+    tests_in = Counter(item.nodeid.split("::")[0] for item in items)
+    items.sort(key=lambda item: (item.get_closest_marker("minutes") is None, tier_rank(item.nodeid),
+                                 -tests_in[item.nodeid.split("::")[0]]))
 
 
 @pytest.fixture
