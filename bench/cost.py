@@ -79,6 +79,8 @@ from engine.producer.idempotence import cli_produce
 from engine.scenario import Scenario, parse_scenario
 from engine.server.replicas import cli_replicas
 from engine.server.timer.cases import cli_wheel
+from engine.server.timer.cost import COST_MAX_DELAY_MS, measure_costs
+from engine.server.timer.model import WheelConfig
 from engine.share.case import parse_case, window_cap
 from engine.share.replay import replay as replay_share
 from engine.share.replay import run as run_share
@@ -299,6 +301,16 @@ def other_cases() -> list[Case]:
         levels = computations.wheel_levels(1, 2, delay)
         cases.append(_counts_case("wheel", f"{tasks:,} tasks, {levels} levels", held, lambda doc=doc: doc, cli_wheel,
                                   *_f(computations.wheel_features(tasks, levels), cost.estimate_wheel(tasks, levels))))
+    for tasks, tick, size, order, held in ((1_000, 1, 20, "random", False), (10_000, 1, 20, "random", False),
+                                           (30_000, 1, 2, "random", False), (20_000, 10, 512, "ascending", False),
+                                           (5_000, 1, 2, "descending", False), (60_000, 1, 20, "random", True),
+                                           (15_000, 1, 2, "ascending", True)):
+        levels = computations.wheel_levels(tick, size, COST_MAX_DELAY_MS)
+        cases.append(_counts_case("wheel_costs", f"{tasks:,} tasks, {levels} levels, {order}", held,
+                                  lambda t=(tasks, tick, size, order): t,
+                                  lambda t: measure_costs(t[0], config=WheelConfig(t[1], t[2], 0), order=t[3]),
+                                  *_f(computations.wheel_costs_features(tasks, levels),
+                                      cost.estimate_wheel_costs(tasks, levels))))
     for keys, counts, held in ((1_000, 1, False), (10_000, 10, False), (50_000, 1, False), (2_000, 100, False),
                                (100_000, 5, False), (30_000, 20, True), (5_000, 60, True)):
         doc = {"keys_hex": [f"{i:08x}" for i in range(keys)], "partitions": list(range(1, counts + 1))}

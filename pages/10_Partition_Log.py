@@ -17,6 +17,7 @@ from engine.storage.log_config import DAY_MS, LogConfig
 from ui.cached import log_animation_figure, log_result
 from ui.i18n import _, tr
 from ui.layout import page_setup
+from ui.offload import door
 from ui.partition_log import K, document
 
 page_setup(_("Partition Log"), "🗂️", _("One partition on disk: segments named by base offset, sparse indexes, "
@@ -24,7 +25,7 @@ page_setup(_("Partition Log"), "🗂️", _("One partition on disk: segments nam
 
 
 def segments_section(doc: dict) -> dict:
-    out = log_result(json.dumps(doc, sort_keys=True))[0]
+    out = door(log_result, json.dumps(doc, sort_keys=True))[0]
     gone = len(out["deleted_by_retention_checks"])
     heading = _("{n} segment(s), offsets {first:,}..{last:,}").format(
         n=len(out["segments"]), first=out["log_start_offset"], last=out["log_end_offset"] - 1)
@@ -42,7 +43,7 @@ def lookup_section(doc: dict, out: dict) -> None:
     offset = c1.number_input(_("offset"), 0, None, min(23, max(out["log_end_offset"] - 1, 0)), key=K + "offset")
     stamp = c2.number_input(_("timestamp (ms)"), 0, None, 5 * 60_000, key=K + "timestamp")
     lookups = {"offsets": [int(offset)], "timestamps": [int(stamp)]}
-    found = log_result(json.dumps({**doc, "lookups": lookups}, sort_keys=True))[0]
+    found = door(log_result, json.dumps({**doc, "lookups": lookups}, sort_keys=True))[0]
     by_offset, by_time = found["lookups"]
     st.markdown(tr(plog.lookup_story(by_offset)))
     if by_offset.get("segment"):
@@ -65,13 +66,13 @@ def maintenance_section(doc: dict, out: dict) -> None:
     start = int(c2.number_input(_("DeleteRecords before offset (0 = none)"), 0, None, 0,
                                 key=K + "delete_before"))
     actions = ([{"delete_records_before": start}] if start else []) + [{"retention_at_ms": at}]
-    done = log_result(json.dumps({**doc, "actions": actions}, sort_keys=True))[0]
+    done = door(log_result, json.dumps({**doc, "actions": actions}, sort_keys=True))[0]
     deleted = done["actions"][-1]["deleted"]
     st.markdown(_("**Retention at {at:,} ms** deletes {deleted} segment(s); log start offset -> {start:,}; "
                   "{left} segment(s) left.").format(at=at, deleted=len(deleted), start=done["log_start_offset"],
                                                      left=len(done["segments"])))
     st.dataframe(pd.DataFrame(deleted), hide_index=True, key=K + "deleted")
-    cleaned, compactions = log_result(json.dumps({**doc, "actions": [{"clean_at_ms": at}]}, sort_keys=True))
+    cleaned, compactions = door(log_result, json.dumps({**doc, "actions": [{"clean_at_ms": at}]}, sort_keys=True))
     result = cleaned["actions"][0]
     c3.metric(_("dirty ratio"), f"{result.get('dirty_ratio', 0):.2f}",
               help=_("cleanable / (clean + cleanable) bytes"))

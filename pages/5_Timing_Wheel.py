@@ -28,6 +28,7 @@ from engine.charts import animation_window, cost_figure, wheel_rings
 from ui.cached import wheel_animation_figure, wheel_costs, wheel_run
 from ui.i18n import _, tr
 from ui.layout import page_setup
+from ui.offload import door
 from ui.wheel import STEP, clamp_step, hovers_translated, step_controls, tasks_from_widgets
 
 COST_SIZES = (1_000, 10_000)
@@ -104,7 +105,7 @@ def cost_section(config: WheelConfig) -> None:
     progress, rows = st.progress(0.0, text=_("Measuring…")), []
     for i, n in enumerate(sizes):
         progress.progress(i / len(sizes), text=_("Measuring {n} tasks…").format(n=f"{n:,}"))
-        rows += wheel_costs(n, config.tick_ms, config.wheel_size, order)
+        rows += door(wheel_costs, n, config.tick_ms, config.wheel_size, order)  # the cost model first
     progress.empty()
     g1, g2 = st.columns(2)
     g1.plotly_chart(cost_figure(rows, "steps"), width="stretch", key="wheel.cost_steps")
@@ -127,7 +128,7 @@ def tasks_section(config: WheelConfig, tasks: tuple, trace) -> None:
 
 
 config, tasks = inputs_section()
-trace, frames = wheel_run(config, tasks)
+trace, frames = door(wheel_run, config, tasks)  # the cost model first: inline, a worker, or one line
 levels = len(trace.levels)
 clamp_step(len(frames) - 1)
 st.caption(_("{tasks} tasks · {advances} clock advances · {levels} level(s) created (ticks {ticks} ms) · "

@@ -11,6 +11,7 @@ import streamlit as st
 
 import engine
 from engine.charts import leader_counts_figure, replica_matrix
+from ui.cached import replica_placement
 from ui.i18n import _, tr
 from ui.layout import page_setup
 
@@ -38,10 +39,13 @@ def placement_section() -> tuple[list[engine.Broker], str, int, engine.ReplicaPl
                                 help=_("Kafka uses it for both the first broker and the replica shift.")))
     seed = int(c7.number_input(_("random seed (for -1)"), 0, 2**31 - 1, 42, key="replicas.seed"))
     brokers = engine.brokers_on_racks(n_brokers, [r.strip() for r in racks_text.split(",") if r.strip()])
-    try:
-        placement = engine.assign_replicas_to_brokers(brokers, partitions, rf, start, -1, random.Random(seed))
+    try:  # the cost model first: inline, in a worker, or one line
+        placement = replica_placement(tuple(brokers), partitions, rf, start, seed)
     except engine.KafkaAdminError as exc:
         st.error(_("Kafka refuses: {error}").format(error=tr(str(exc))))
+        st.stop()
+    except engine.EngineError as exc:
+        st.error(tr(str(exc)), icon=":material/block:")
         st.stop()
     if placement.rack_alternated_broker_list:
         st.caption(_("start index {start}, replica shift {shift}; rack-alternated broker list {brokers}").format(

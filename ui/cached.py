@@ -52,18 +52,23 @@ from engine.cost import (
     Estimate,
     estimate_assignment,
     estimate_comparison,
+    estimate_partition_log,
     estimate_protocol_timeline,
+    estimate_replicas,
     estimate_rolling_restart,
     estimate_server_assignment,
     estimate_share_scenario,
+    estimate_wheel,
+    estimate_wheel_costs,
 )
+from engine.cost.computations import replica_scan, wheel_levels
 from engine.producer import keysample, null_keys
 from engine.producer.partitioners import client_partitions
 from engine.producer.remap import remap_curve
 from engine.scenario import Scenario, loads_scenario
-from engine.server.timer.cost import CostRow, measure_costs
-from engine.server.timer.driver import simulate
-from engine.server.timer.frames import WheelFrame, wheel_frames
+from engine.server.replicas import Broker, ReplicaPlacement
+from engine.server.timer.cost import COST_MAX_DELAY_MS, CostRow
+from engine.server.timer.frames import WheelFrame
 from engine.server.timer.model import TaskSpec, WheelConfig, WheelTrace
 from engine.share.capacity import CapacityComparison, CapacityInputs, compare
 from engine.share.consumers import Workload
@@ -225,6 +230,14 @@ def pause_figure(ref: ScenarioRef, step: int, timings: ProtocolTimings,
 # ---------------------------------------------------------------- group protocol
 
 
+def replica_placement(brokers: tuple[Broker, ...], partitions: int, rf: int, start: int, seed: int) -> ReplicaPlacement:
+    """``AdminUtils.assignReplicasToBrokers`` for the Replicas page: inline, in a worker or refused by its
+    estimate (``ui.offload.run``)."""
+    estimate = estimate_replicas(partitions, rf, replica_scan([b.rack for b in brokers]))
+    return run(("replicas", brokers, partitions, rf, start, seed), worker.replica_placement,
+               (list(brokers), partitions, rf, start, seed), estimate)
+
+
 def first_assignment(ref: ScenarioRef, strategy: str) -> dict[str, list[str]]:
     """The assignment a new group gets (step 0), as ``"t0-2"`` strings for the walkthrough's text."""
     scenario = scenario_of(ref)
@@ -282,10 +295,10 @@ def sizing_curves(inputs: SizingInputs, counts: tuple[int, ...]) -> dict[str, li
     return cost_curves(inputs, counts)
 
 
-@memo("Running the wheel…", copy=True)
 def wheel_run(config: WheelConfig, tasks: tuple[TaskSpec, ...]) -> tuple[WheelTrace, list[WheelFrame]]:
-    trace = simulate(config, list(tasks))
-    return trace, wheel_frames(trace)
+    """The traced run and its frames: inline, in a worker or refused by its estimate (``ui.offload.run``)."""
+    levels = wheel_levels(config.tick_ms, config.wheel_size, max((t.delay_ms for t in tasks), default=0))
+    return run(("wheel_run", config, tasks), worker.wheel_run, (config, tasks), estimate_wheel(len(tasks), levels))
 
 
 @memo("Building the animation…")
@@ -295,9 +308,11 @@ def wheel_animation_figure(config: WheelConfig, tasks: tuple[TaskSpec, ...], fir
     return wheel_animation(frames[first:first + window], config, levels)
 
 
-@memo(copy=True)
 def wheel_costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[CostRow]:
-    return measure_costs(count, seed=1, config=WheelConfig(tick_ms, wheel_size, 0), order=order)
+    """The wheel-versus-heap measurement: inline, in a worker or refused by its estimate (``ui.offload.run``)."""
+    levels = wheel_levels(tick_ms, wheel_size, COST_MAX_DELAY_MS)
+    return run(("wheel_costs", count, tick_ms, wheel_size, order), worker.wheel_costs,
+               (count, tick_ms, wheel_size, order), estimate_wheel_costs(count, levels))
 
 
 # ---------------------------------------------------------------- inside a partition (pages 9 and 10)
@@ -333,15 +348,21 @@ def txn_result(document: str) -> dict[str, Any]:
     return replay(json.loads(document))
 
 
-@memo("Building the log…", copy=True)
 def log_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """``python -m engine log`` on ``document`` (with frames) and the records before/after each cleaning."""
+    """``python -m engine log`` on ``document`` (with frames) and the records before/after each cleaning:
+    inline, in a worker or refused by its estimate (``ui.offload.run``)."""
+    return run(("log", document), worker.partition_log, (document,), log_estimate(document))
+
+
+def log_estimate(document: str) -> Estimate:
+    """The estimate of a page's log document (a workload: batches x records per batch; its cleaner actions)."""
     import json
 
-    from engine.storage.partition_log import simulate as simulate_log
-
-    run, out = simulate_log(json.loads(document), with_frames=True)
-    return out, run.compactions
+    spec = json.loads(document)
+    workload = spec.get("workload", {})
+    batches = int(workload.get("batches", 0))
+    return estimate_partition_log(batches * int(workload.get("records_per_batch", 0)), batches,
+                                  len(spec.get("actions", [])))
 
 
 @memo()

@@ -27,12 +27,13 @@ from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as wait_connections
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.cost import DASHBOARD_CEILING, INLINE_SECONDS, Estimate, check
 from engine.errors import EngineError
 from ui.memo import STORE, cached_call, deep_size
 
+T = TypeVar("T")
 WORKERS = max(1, int(os.environ.get("KPL_WORKERS", "1")))
 PRELOAD = ["ui.worker", "engine.comparison", "engine.consumer.membership", "engine.cost"]
 POLL_SECONDS = 0.25
@@ -257,11 +258,11 @@ def wait(jobs: Sequence[Job], what: str) -> None:
         box.update(state="complete", expanded=False)
 
 
-def door(prepare_fn: Callable[..., None], *args: Any) -> None:
-    """A page's one check before its work: ``prepare_fn(*args)`` (estimate, then start the work); a refusal or
-    a cancel is one line on the page, and the page stops there."""
+def door(fn: Callable[..., T], *args: Any) -> T:
+    """A page's one check before its work: ``fn(*args)`` (estimate, then compute inline, in a worker, or
+    start the work); a refusal or a cancel is one line on the page, and the page stops there."""
     try:
-        prepare_fn(*args)
+        return fn(*args)
     except EngineError as exc:
         import streamlit as st
 
@@ -269,3 +270,4 @@ def door(prepare_fn: Callable[..., None], *args: Any) -> None:
 
         st.error(tr(str(exc)), icon=":material/block:")
         st.stop()
+        raise  # st.stop() ends the run; outside one (a plain call), the refusal goes on

@@ -41,6 +41,43 @@ def first_assignment(state: Any, strategy: str) -> dict[str, list[str]]:
     return {m: [str(tp) for tp in tps] for m, tps in assign_once(state, strategy).items()}
 
 
+def wheel_costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[Any]:
+    """The Timing Wheel page's measurement of ``count`` tasks on the wheel and on a heap (its own seconds are
+    measured inside, so a worker process measures the same)."""
+    from engine.server.timer.cost import measure_costs
+    from engine.server.timer.model import WheelConfig
+
+    return measure_costs(count, seed=1, config=WheelConfig(tick_ms, wheel_size, 0), order=order)
+
+
+def wheel_run(config: Any, tasks: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+    """The Timing Wheel page's traced run of ``tasks`` and its animation frames."""
+    from engine.server.timer.driver import simulate
+    from engine.server.timer.frames import wheel_frames
+
+    trace = simulate(config, list(tasks))
+    return trace, wheel_frames(trace)
+
+
+def partition_log(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``python -m engine log`` on ``document`` (with frames) and the records before/after each cleaning."""
+    import json
+
+    from engine.storage.partition_log import simulate
+
+    run, out = simulate(json.loads(document), with_frames=True)
+    return out, run.compactions
+
+
+def replica_placement(brokers: list[Any], partitions: int, rf: int, start: int, seed: int) -> Any:
+    """``AdminUtils.assignReplicasToBrokers`` for the Replicas page (a fixed start, or Random(seed))."""
+    import random
+
+    from engine.server.replicas import assign_replicas_to_brokers
+
+    return assign_replicas_to_brokers(brokers, partitions, rf, start, -1, random.Random(seed))
+
+
 def _picklable(exc: BaseException) -> bool:
     try:
         pickle.loads(pickle.dumps(exc))

@@ -47,6 +47,7 @@ from engine.cost.computations import (
     estimate_share_deliver_answer,
     estimate_share_delivery,
     estimate_wheel,
+    estimate_wheel_costs,
 )
 from engine.cost.model import GIB, MIB, Ceiling, Estimate, check
 
@@ -61,4 +62,5 @@ __all__ = [
     "estimate_protocol_walkthrough", "estimate_replicas", "estimate_rolling_restart", "estimate_server_assignment",
     "estimate_share_assignment",
     "estimate_share_deliver_answer", "estimate_share_delivery", "estimate_share_scenario", "estimate_wheel",
+    "estimate_wheel_costs",
 ]

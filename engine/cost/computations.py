@@ -61,6 +61,10 @@ def wheel_features(tasks: int, levels: int) -> dict[str, float]:
     return {"tasks": tasks, "task_levels": tasks * levels, "task_levels2": tasks * levels * levels}
 
 
+def wheel_costs_features(tasks: int, levels: int) -> dict[str, float]:
+    return {"tasks": tasks, "task_levels": tasks * levels}
+
+
 def hash_features(keys: int, partition_counts: int) -> dict[str, float]:
     return {"keys": keys, "cells": keys * partition_counts}
 
@@ -149,6 +153,13 @@ def estimate_replicas(partitions: int, replication_factor: int, scan: int = 0) -
 def estimate_wheel(tasks: int, levels: int) -> Estimate:
     """The timing wheel in virtual time: each task cascades through at most ``levels`` wheels."""
     return evaluate(MODELS["wheel"], wheel_features(tasks, levels), f"{tasks:,} timer tasks x {levels} wheel levels")
+
+
+def estimate_wheel_costs(tasks: int, levels: int) -> Estimate:
+    """The Timing Wheel page's cost measurement: ``tasks`` inserted and drained on the untraced wheel (at most
+    ``levels`` wheels) and on a binary heap."""
+    return evaluate(MODELS["wheel_costs"], wheel_costs_features(tasks, levels),
+                    f"{tasks:,} tasks on a timing wheel of {levels} levels and a heap")
 
 
 def estimate_hash(keys: int, partition_counts: int) -> Estimate:

@@ -33,6 +33,7 @@ TERMS: Final[dict[str, tuple[list[str], list[str]]]] = {
     "protocol_timeline": (["1", "members"], ["1", "members"]),
     "replicas": (["1", "replicas", "replica_scan"], ["1", "replicas"]),
     "wheel": (["1", "tasks", "task_levels", "task_levels2"], ["1", "tasks", "task_levels"]),
+    "wheel_costs": (["1", "tasks", "task_levels"], ["1", "tasks"]),
     "hash": (["1", "keys", "cells"], ["1", "keys", "cells"]),
     "coordinator": (["1", "ids", "units"], ["1", "ids"]),
     "produce": (["1", "records", "faults"], ["1", "records"]),

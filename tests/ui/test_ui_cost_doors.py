@@ -213,3 +213,42 @@ def test_the_load_page_refuses_a_huge_input_by_its_estimate_before_spark(tmp_pat
     small = tmp_path / "small.parquet"
     small.write_bytes(b"x" * 100_000)
     check_estimate(build_config(str(small), "12", consumers="2,3"))
+
+
+def test_the_partition_log_and_timing_wheel_pages_pass_their_work_through_the_door(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log (up to 3,000 batches x 1,000 records and cleanings: a minute) and the wheel's cost measurement
+    (10^6 tasks: about a minute) go through ``ui.offload.run`` with their estimate; a refusal is one line."""
+    import ui.cached
+    from engine.errors import LimitError
+
+    asked: list[tuple[object, Estimate]] = []
+
+    def refuse(key: object, fn: object, args: object, estimate: Estimate, what: str = "") -> object:
+        asked.append((key, estimate))
+        raise LimitError(f"estimated {estimate.seconds:.0f} s ({estimate.drivers})")
+
+    monkeypatch.setattr(ui.cached, "run", refuse)
+    for page, kind in (("10_Partition_Log.py", "log"), ("5_Timing_Wheel.py", "wheel_run"),
+                       ("8_Replicas.py", "replicas")):
+        at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=120)
+        at.run()
+        assert not at.exception, page
+        assert [key for key, _ in asked if key[0] == kind], page  # type: ignore[index]
+        assert len(at.error) == 1 and "estimated" in at.error[0].value, page
+        asked.clear()
+
+
+def test_the_largest_log_and_wheel_measurement_leave_the_script_thread() -> None:
+    import json
+
+    from engine.cost.computations import wheel_levels
+    from engine.server.timer.cost import COST_MAX_DELAY_MS
+    from ui.cached import estimate_wheel_costs, log_estimate
+    from ui.partition_log import PAGE_MAX_BATCHES
+
+    largest = {"config": {}, "workload": {"batches": PAGE_MAX_BATCHES, "records_per_batch": 1_000}}
+    assert mode(log_estimate(json.dumps(largest))) != "inline"
+    assert mode(log_estimate(json.dumps({"workload": {"batches": 200, "records_per_batch": 10}}))) == "inline"
+    assert mode(estimate_wheel_costs(1_000_000, wheel_levels(1, 20, COST_MAX_DELAY_MS))) != "inline"
+    assert mode(estimate_wheel_costs(1_000, wheel_levels(1, 20, COST_MAX_DELAY_MS))) == "inline"
