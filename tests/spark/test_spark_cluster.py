@@ -9,6 +9,8 @@ that part of the output is covered.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -16,8 +18,8 @@ import subprocess
 import sys
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
@@ -36,24 +38,46 @@ ARGS = ["--value-size-column", "value_size", "--timestamp-column", "timestamp", 
         "--consumers", "2,3", "--strategies", "range,roundrobin", "--producers", "2", "--window", "10m"]
 
 
-@pytest.fixture(scope="module")
+@contextlib.contextmanager
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A folder every xdist worker of this run shares (the parent of the workers' own temp folders), held
+    under an exclusive lock: the sample and its reference output are made once per run, by whichever unit
+    gets there first; the others wait, then read them."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "spark-reference"
+    folder.mkdir(exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield folder
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
 def export(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The sample as CSV with epoch-ms timestamps, as a file:// URI (shared storage for the cluster)."""
-    batch = next(generate_batches(SPEC))
-    table = pa.Table.from_batches([batch]).set_column(3, "timestamp", batch.column(3).cast(pa.int64()))
-    path = tmp_path_factory.mktemp("export") / "orders.csv"
-    pacsv.write_csv(table, path)
+    with shared(tmp_path_factory) as folder:
+        path = folder / "orders.csv"
+        if not path.exists():
+            batch = next(generate_batches(SPEC))
+            table = pa.Table.from_batches([batch]).set_column(3, "timestamp", batch.column(3).cast(pa.int64()))
+            pacsv.write_csv(table, folder / "orders.partial.csv")
+            (folder / "orders.partial.csv").rename(path)
     return path.as_uri()
 
 
-@pytest.fixture(scope="module")
-def local_output(spark: Any, export: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The reference: local[2] in this process (the shared session)."""
-    columns = ColumnSpec(value_size="value_size", timestamp="timestamp")
-    config = build_config(export, "12,24", columns=columns, consumers="2,3", strategies="range,roundrobin",
-                          producers=2, window="10m")
-    out = tmp_path_factory.mktemp("local2") / "out"
-    job.run(spark, config, str(out))
+@pytest.fixture(scope="session")
+def local_output(request: pytest.FixtureRequest, export: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reference: local[2] in the process of the first unit that needs it (the shared session, started
+    only there); ``job.run`` writes its output folder atomically."""
+    with shared(tmp_path_factory) as folder:
+        out = folder / "local2"
+        if not out.exists():
+            columns = ColumnSpec(value_size="value_size", timestamp="timestamp")
+            config = build_config(export, "12,24", columns=columns, consumers="2,3", strategies="range,roundrobin",
+                                  producers=2, window="10m")
+            job.run(request.getfixturevalue("spark"), config, str(out))
     return out
 
 
