@@ -104,33 +104,46 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-async def session(url: str, page: str, client: str) -> tuple[float, str | None]:
+async def session(url: str, pages: str, client: str) -> list[tuple[float, str | None]]:
+    """One person: ``pages`` (comma-separated) opened one after the other on one websocket; for each, the
+    seconds from its request (the first: from connecting) to the server's ``script_finished``, and the first
+    exception shown."""
     import websockets
+
+    origin = url.replace("ws://", "http://").split("/_stcore")[0]
+    start = time.perf_counter()
+    found = []
+    async with websockets.connect(url, subprotocols=["streamlit"], max_size=None, ping_interval=None, origin=origin,
+                                  additional_headers={"X-Forwarded-For": client}) as ws:
+        for page in pages.split(","):
+            found.append(await _open(ws, page, start))
+            start = time.perf_counter()
+    return found
+
+
+async def _open(ws: object, page: str, start: float) -> tuple[float, str | None]:
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     name, _, query = page.partition("?")
     msg = BackMsg()
     msg.rerun_script.query_string, msg.rerun_script.page_name, msg.rerun_script.page_script_hash = query, name, ""
-    origin = url.replace("ws://", "http://").split("/_stcore")[0]
-    start = time.perf_counter()
-    async with websockets.connect(url, subprotocols=["streamlit"], max_size=None, ping_interval=None, origin=origin,
-                                  additional_headers={"X-Forwarded-For": client}) as ws:
-        await ws.send(msg.SerializeToString())
-        error = None
-        while True:
-            fwd = ForwardMsg()
-            fwd.ParseFromString(await asyncio.wait_for(ws.recv(), timeout=300))
-            kind = fwd.WhichOneof("type")
-            if kind == "delta" and fwd.delta.HasField("new_element") \
-                    and fwd.delta.new_element.WhichOneof("type") == "exception":
-                error = error or fwd.delta.new_element.exception.message
-            if kind == "script_finished":
-                return time.perf_counter() - start, error
+    await ws.send(msg.SerializeToString())  # type: ignore[attr-defined]
+    error = None
+    while True:
+        fwd = ForwardMsg()
+        fwd.ParseFromString(await asyncio.wait_for(ws.recv(), timeout=300))  # type: ignore[attr-defined]
+        kind = fwd.WhichOneof("type")
+        if kind == "delta" and fwd.delta.HasField("new_element") \
+                and fwd.delta.new_element.WhichOneof("type") == "exception":
+            error = error or fwd.delta.new_element.exception.message
+        if kind == "script_finished":
+            return time.perf_counter() - start, error
 
 
 def check(servers: int, sessions: int, page: str) -> dict[str, object]:
-    """Serve on loopback, open ``sessions`` at once through nginx; the figures (raises on a failed session)."""
+    """Serve on loopback, open ``sessions`` at once through nginx, each opening ``page`` (comma-separated:
+    in turn); the figures over every page opened (raises on a failed session)."""
     with tempfile.TemporaryDirectory(prefix="kpl-room-") as tmp:
         port = free_port()
         procs = start(servers, "127.0.0.1", port, None, Path(tmp))
@@ -138,8 +151,9 @@ def check(servers: int, sessions: int, page: str) -> dict[str, object]:
             url = f"ws://127.0.0.1:{port}/_stcore/stream"
 
             async def room(n: int, offset: int) -> list[tuple[float, str | None]]:
-                return await asyncio.gather(*(session(url, page, f"10.0.{(offset + i) // 250}.{(offset + i) % 250 + 1}")
-                                              for i in range(n)))
+                addresses = [f"10.0.{(offset + i) // 250}.{(offset + i) % 250 + 1}" for i in range(n)]
+                people = await asyncio.gather(*(session(url, page, address) for address in addresses))
+                return [visit for person in people for visit in person]
 
             asyncio.run(room(servers * 4, 10_000))  # every server warm (its imports and caches), as in a room
             before = [cpu_seconds(p.pid) for p in procs[:servers]]
@@ -163,7 +177,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--first-backend", type=int, default=8601, help="the servers' ports: this and the next")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--sessions", type=int, default=20)
-    parser.add_argument("--page", default="Assignments?preset=large")
+    parser.add_argument("--page", default="Assignments?preset=large,Rebalance?preset=large",
+                        help="pages each session opens in turn, comma-separated (ws_sessions.py's default)")
     args = parser.parse_args(argv)
     if args.check:
         r = check(args.servers, args.sessions, args.page)
