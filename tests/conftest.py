@@ -40,10 +40,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Longest first: under ``--dist loadscope --no-loadscope-reorder`` (the Makefile) every module, or class
     of a module, is a unit of work handed to the next free worker in this order, so the units marked
     ``minutes`` start first, then the browser, Spark and page tiers, then the other modules, those with more
-    tests first (xdist's own order), and the short ones fill in."""
+    tests first (xdist's own order); units marked ``quiet`` (real clients' timers, which race on a loaded
+    machine) are handed out last."""
     tests_in = Counter(item.nodeid.split("::")[0] for item in items)
-    items.sort(key=lambda item: (item.get_closest_marker("minutes") is None, tier_rank(item.nodeid),
-                                 -tests_in[item.nodeid.split("::")[0]]))
+
+    def order(item: pytest.Item) -> tuple[int, int, int]:
+        first = 0 if item.get_closest_marker("minutes") else 2 if item.get_closest_marker("quiet") else 1
+        return first, tier_rank(item.nodeid), -tests_in[item.nodeid.split("::")[0]]
+
+    items.sort(key=order)
 
 
 @pytest.fixture

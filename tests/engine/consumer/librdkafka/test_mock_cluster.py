@@ -88,7 +88,7 @@ def _groups() -> list[GroupSpec]:
     return [random_spec(rng, STRATEGIES[i % len(STRATEGIES)], f"ci{seed}-{i}") for i in range(count)]
 
 
-PARALLEL_GROUPS = 3  # groups run at once: 9 at once raced under a loaded make test (a member missing a round)
+PARALLEL_GROUPS = 3  # groups run at once: 9 at once raced beside the suite's JVMs (a member missing a round)
 
 
 def _run_with_reruns(specs: list[GroupSpec]) -> list[GroupRecord | BaseException]:
@@ -109,7 +109,7 @@ def _run_with_reruns(specs: list[GroupSpec]) -> list[GroupRecord | BaseException
 
 
 @pytest.mark.slow  # ~70 s of rebalance timers on 9 mock clusters; its CPU-light wait would hold a make check worker
-@pytest.mark.minutes  # make test starts it early: its waits overlap the other workers' work
+@pytest.mark.quiet  # real clients' timers: make test hands it out last, when the JVMs have stopped
 def test_random_groups_match_real_librdkafka_consumers_at_every_step() -> None:
     specs = _groups()
     started = time.monotonic()
