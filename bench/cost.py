@@ -74,8 +74,11 @@ from engine.cost.constants import MODELS as CURRENT
 from engine.cost.constants import RUN as CURRENT_RUN
 from engine.cost.model import evaluate
 from engine.inputs import decode_json, encode_json
+from engine.producer import keysample
 from engine.producer.cli import cli_hash
 from engine.producer.idempotence import cli_produce
+from engine.producer.partitioners import client_partitions
+from engine.producer.remap import remap_curve
 from engine.scenario import Scenario, parse_scenario
 from engine.server.replicas import cli_replicas
 from engine.server.timer.cases import cli_wheel
@@ -311,6 +314,17 @@ def other_cases() -> list[Case]:
                                   lambda t: measure_costs(t[0], config=WheelConfig(t[1], t[2], 0), order=t[3]),
                                   *_f(computations.wheel_costs_features(tasks, levels),
                                       cost.estimate_wheel_costs(tasks, levels))))
+    for keys, counts, held in ((10_000, 5, False), (100_000, 20, False), (300_000, 50, False), (50_000, 200, False),
+                               (1_000_000, 2, False), (200_000, 100, True), (600_000, 30, True)):
+        spec = keysample.SampleSpec(count=keys)
+        cases.append(_counts_case("placements", f"{keys:,} keys", held, lambda spec=spec: keysample.generate(spec),
+                                  lambda k: client_partitions(k, 1_000, "java"),
+                                  *_f({"keys": keys}, cost.estimate_placements(keys))))
+        counts_list = tuple(range(1, 2 * counts, 2))
+        cases.append(_counts_case("remap", f"{keys:,} keys x {counts} counts", held,
+                                  lambda spec=spec: keysample.generate(spec),
+                                  lambda k, c=counts_list: remap_curve(k, 12, c),
+                                  *_f(computations.hash_features(keys, counts), cost.estimate_remap(keys, counts))))
     for keys, counts, held in ((1_000, 1, False), (10_000, 10, False), (50_000, 1, False), (2_000, 100, False),
                                (100_000, 5, False), (30_000, 20, True), (5_000, 60, True)):
         doc = {"keys_hex": [f"{i:08x}" for i in range(keys)], "partitions": list(range(1, counts + 1))}

@@ -24,6 +24,7 @@ from ui.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_not
 from ui.i18n import _, tr
 from ui.key_sample import key_source, null_key_config, remap_caption
 from ui.layout import page_setup
+from ui.offload import door
 
 MAX_PAGE_PARTITIONS = 10_000
 MAX_REMAP_POINTS = 200
@@ -47,7 +48,7 @@ def histogram_section(keys: pa.Array, sample_id: str, partitions: int, client: s
     if not chosen:
         st.error(_("Partitioners: choose at least one."))
         return
-    placed = {name: placements(keys, sample_id, partitions, name) for name in chosen}
+    placed = {name: door(placements, keys, sample_id, partitions, name) for name in chosen}  # the cost model first
     counts = {name: keysample.partition_histogram(p, partitions) for name, p in placed.items()}
     st.plotly_chart(partition_histogram(counts), key="keys.histogram_chart")
     st.dataframe(pd.DataFrame(skew_rows(placed, counts)), hide_index=True, key="keys.skew_table")
@@ -76,7 +77,7 @@ def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
               help=_("Share of keyed records a Java producer and a librdkafka producer with the default "
                      "partitioner (consistent_random, CRC32) send to different partitions. Set "
                      "partitioner=murmur2_random in librdkafka to agree with Java."))
-    st.plotly_chart(remap_chart(remap_curve_of(keys, sample_id, partitions, counts), partitions, target),
+    st.plotly_chart(remap_chart(door(remap_curve_of, keys, sample_id, partitions, counts), partitions, target),
                     key="keys.remap_chart")
     remap_caption(partitions, target, share)
 

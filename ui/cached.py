@@ -53,7 +53,9 @@ from engine.cost import (
     estimate_assignment,
     estimate_comparison,
     estimate_partition_log,
+    estimate_placements,
     estimate_protocol_timeline,
+    estimate_remap,
     estimate_replicas,
     estimate_rolling_restart,
     estimate_server_assignment,
@@ -63,8 +65,6 @@ from engine.cost import (
 )
 from engine.cost.computations import replica_scan, wheel_levels
 from engine.producer import keysample, null_keys
-from engine.producer.partitioners import client_partitions
-from engine.producer.remap import remap_curve
 from engine.scenario import Scenario, loads_scenario
 from engine.server.replicas import Broker, ReplicaPlacement
 from engine.server.timer.cost import COST_MAX_DELAY_MS, CostRow
@@ -270,16 +270,18 @@ def uploaded_keys(content: bytes, name: str, column: str | None) -> pa.Array:
     return keysample.parse_upload(content, name, column or None)
 
 
-@memo("Hashing keys…", copy=True)
-def placements(_keys: pa.Array, sample_id: str, partitions: int, partitioner: str) -> np.ndarray:
-    """``_keys`` is not hashed: ``sample_id`` names the sample."""
-    return client_partitions(_keys, partitions, partitioner)
+def placements(keys: pa.Array, sample_id: str, partitions: int, partitioner: str) -> np.ndarray:
+    """Each key's partition (``sample_id`` names the sample in the cache): inline, in a worker or refused by
+    its estimate (``ui.offload.run``); a copy, the page's own."""
+    return np.array(run(("placements", sample_id, partitions, partitioner), worker.placements,
+                        (keys, partitions, partitioner), estimate_placements(len(keys))))
 
 
-@memo("Computing remaps…", copy=True)
-def remap_curve_of(_keys: pa.Array, sample_id: str, from_partitions: int,
+def remap_curve_of(keys: pa.Array, sample_id: str, from_partitions: int,
                    counts: tuple[int, ...]) -> list[tuple[int, float]]:
-    return remap_curve(_keys, from_partitions, counts)
+    """The share of keys moving from ``from_partitions`` to each count: through ``ui.offload.run``."""
+    return list(run(("remap", sample_id, from_partitions, counts), worker.remap, (keys, from_partitions, counts),
+                    estimate_remap(len(keys), len(counts))))
 
 
 @memo("Simulating the producer…", copy=True)

@@ -41,6 +41,20 @@ def first_assignment(state: Any, strategy: str) -> dict[str, list[str]]:
     return {m: [str(tp) for tp in tps] for m, tps in assign_once(state, strategy).items()}
 
 
+def placements(keys: Any, partitions: int, partitioner: str) -> Any:
+    """The Keys page: each key's partition under ``partitioner``."""
+    from engine.producer.partitioners import client_partitions
+
+    return client_partitions(keys, partitions, partitioner)
+
+
+def remap(keys: Any, from_partitions: int, counts: tuple[int, ...]) -> list[tuple[int, float]]:
+    """The Keys page's remap curve."""
+    from engine.producer.remap import remap_curve
+
+    return remap_curve(keys, from_partitions, counts)
+
+
 def wheel_costs(count: int, tick_ms: int, wheel_size: int, order: str) -> list[Any]:
     """The Timing Wheel page's measurement of ``count`` tasks on the wheel and on a heap (its own seconds are
     measured inside, so a worker process measures the same)."""

@@ -40,8 +40,10 @@ from engine.cost.computations import (
     estimate_import,
     estimate_load,
     estimate_partition_log,
+    estimate_placements,
     estimate_produce,
     estimate_protocol_walkthrough,
+    estimate_remap,
     estimate_replicas,
     estimate_share_assignment,
     estimate_share_deliver_answer,
@@ -62,5 +64,5 @@ __all__ = [
     "estimate_protocol_walkthrough", "estimate_replicas", "estimate_rolling_restart", "estimate_server_assignment",
     "estimate_share_assignment",
     "estimate_share_deliver_answer", "estimate_share_delivery", "estimate_share_scenario", "estimate_wheel",
-    "estimate_wheel_costs",
+    "estimate_wheel_costs", "estimate_placements", "estimate_remap",
 ]

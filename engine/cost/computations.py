@@ -168,6 +168,17 @@ def estimate_hash(keys: int, partition_counts: int) -> Estimate:
                     f"{keys:,} keys x {partition_counts:,} partition counts")
 
 
+def estimate_placements(keys: int) -> Estimate:
+    """The Keys page: one partitioner's partitions of ``keys`` (vectorised murmur2 over Arrow buffers)."""
+    return evaluate(MODELS["placements"], {"keys": keys}, f"{keys:,} keys placed")
+
+
+def estimate_remap(keys: int, partition_counts: int) -> Estimate:
+    """The Keys page's remap curve: the share of ``keys`` moving to each of ``partition_counts`` counts."""
+    return evaluate(MODELS["remap"], hash_features(keys, partition_counts),
+                    f"{keys:,} keys x {partition_counts:,} partition counts (remap curve)")
+
+
 def estimate_coordinator(group_ids: int, utf16_units: int) -> Estimate:
     """``__consumer_offsets`` partitions of group ids: Java's ``hashCode`` over every character."""
     return evaluate(MODELS["coordinator"], coordinator_features(group_ids, utf16_units),

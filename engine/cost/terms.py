@@ -35,6 +35,8 @@ TERMS: Final[dict[str, tuple[list[str], list[str]]]] = {
     "wheel": (["1", "tasks", "task_levels", "task_levels2"], ["1", "tasks", "task_levels"]),
     "wheel_costs": (["1", "tasks", "task_levels"], ["1", "tasks"]),
     "hash": (["1", "keys", "cells"], ["1", "keys", "cells"]),
+    "placements": (["1", "keys"], ["1", "keys"]),
+    "remap": (["1", "keys", "cells"], ["1", "keys"]),
     "coordinator": (["1", "ids", "units"], ["1", "ids"]),
     "produce": (["1", "records", "faults"], ["1", "records"]),
     "log": (["1", "records", "batches", "compactions"], ["1", "records"]),

@@ -217,8 +217,9 @@ def test_the_load_page_refuses_a_huge_input_by_its_estimate_before_spark(tmp_pat
 
 def test_the_partition_log_and_timing_wheel_pages_pass_their_work_through_the_door(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The log (up to 3,000 batches x 1,000 records and cleanings: a minute) and the wheel's cost measurement
-    (10^6 tasks: about a minute) go through ``ui.offload.run`` with their estimate; a refusal is one line."""
+    """The log (up to 3,000 batches x 1,000 records and cleanings: a minute), the wheel's cost measurement
+    (10^6 tasks: about a minute), the placement and the Keys page's hashing (10^6 keys x 200 counts: seconds)
+    go through ``ui.offload.run`` with their estimate; a refusal is one line."""
     import ui.cached
     from engine.errors import LimitError
 
@@ -230,7 +231,7 @@ def test_the_partition_log_and_timing_wheel_pages_pass_their_work_through_the_do
 
     monkeypatch.setattr(ui.cached, "run", refuse)
     for page, kind in (("10_Partition_Log.py", "log"), ("5_Timing_Wheel.py", "wheel_run"),
-                       ("8_Replicas.py", "replicas")):
+                       ("8_Replicas.py", "replicas"), ("3_Keys.py", "placements")):
         at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=120)
         at.run()
         assert not at.exception, page
@@ -239,7 +240,7 @@ def test_the_partition_log_and_timing_wheel_pages_pass_their_work_through_the_do
         asked.clear()
 
 
-def test_the_largest_log_and_wheel_measurement_leave_the_script_thread() -> None:
+def test_the_largest_log_wheel_measurement_and_remap_curve_leave_the_script_thread() -> None:
     import json
 
     from engine.cost.computations import wheel_levels
@@ -252,3 +253,7 @@ def test_the_largest_log_and_wheel_measurement_leave_the_script_thread() -> None
     assert mode(log_estimate(json.dumps({"workload": {"batches": 200, "records_per_batch": 10}}))) == "inline"
     assert mode(estimate_wheel_costs(1_000_000, wheel_levels(1, 20, COST_MAX_DELAY_MS))) != "inline"
     assert mode(estimate_wheel_costs(1_000, wheel_levels(1, 20, COST_MAX_DELAY_MS))) == "inline"
+    from engine.cost import estimate_remap
+
+    assert mode(estimate_remap(1_000_000, 201)) != "inline"  # the Keys page's largest sample and curve
+    assert mode(estimate_remap(10_000, 201)) == "inline"
