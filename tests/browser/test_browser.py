@@ -68,7 +68,9 @@ def test_play_advances_the_rebalance_animation(server: str, page) -> None:
     while label.text_content() == before and time.monotonic() < deadline:
         page.wait_for_timeout(100)
     assert label.text_content() != before, "the animation did not advance after Play"
-    page.wait_for_timeout(2500)
+    deadline = time.monotonic() + 30  # every frame drawn: seconds, more on a loaded machine
+    while label.text_content().strip() != "frame after" and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
     assert label.text_content().strip() == "frame after"
     full_page_screenshot(page, ARTIFACTS / "rebalance-after-play.png")
 
