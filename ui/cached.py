@@ -328,8 +328,8 @@ def produce_result(document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]
 
     from engine.producer import idempotence
 
-    run = idempotence.simulate(idempotence.parse_spec(json.loads(document)))
-    return idempotence.report(run), run.frames
+    simulated = idempotence.simulate(idempotence.parse_spec(json.loads(document)))
+    return idempotence.report(simulated), simulated.frames
 
 
 @memo()
