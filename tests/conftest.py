@@ -13,6 +13,7 @@ import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from helpers import open_page  # (helpers puts the repo on sys.path)
 TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 for _variable in ("SPARK_SUBMIT_OPTS", "SPARK_DAEMON_JAVA_OPTS"):
     os.environ.setdefault(_variable, TEST_JVM_OPTIONS)
+os.environ.setdefault("SPARK_CONF_DIR", str(Path(__file__).parent / "spark" / "conf"))  # executors: the same options
 
 FIRST_TIERS = ("browser", "spark", "pages")  # tests/<tier>/: the longest units of work, handed out first
 

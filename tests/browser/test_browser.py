@@ -1,4 +1,5 @@
-"""Real browser: every page opens by its URL without an exception, the animation plays, shared links restore.
+"""Real browser: every page opens by its URL without an exception and redraws in Chinese, its animations play,
+shared links restore.
 
 Runs Debian's chromium (installed by ``make chromium``) through Playwright's sync API against
 ``streamlit run app.py`` on a free localhost port.  Screenshots go to test-artifacts/ (git-ignored) and
@@ -7,6 +8,7 @@ the Assignments page to docs/screenshot-assignments.png.
 
 from __future__ import annotations
 
+import re
 import struct
 import time
 from pathlib import Path
@@ -26,53 +28,99 @@ from helpers import (
     url_path,
     wait_rendered,
 )
+from ui.i18n import LANGUAGES
 from ui.state import encode_scenario
 
 pytestmark = pytest.mark.browser
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-@pytest.mark.parametrize("page_file", page_files(), ids=lambda p: p.stem)
-def test_every_page_opens_by_url(server: str, page, page_file: Path) -> None:
-    page.goto(f"{server}/{url_path(page_file)}", timeout=PAGE_TIMEOUT_MS)
+def switch_language(page, language: str) -> None:
+    """The sidebar's language switch, as a person uses it (a rerun of the same session, not a new page load)."""
+    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="语言").click()
+    page.get_by_role("option", name=LANGUAGES[language]).click()
+    wait_rendered(page)
+
+
+def play_and_wait(page, first_label: str, last_label: str | None = None) -> None:
+    """Play the page's first animated chart: it starts on ``first_label``, advances, and (if given) reaches
+    ``last_label``: every frame drawn takes seconds, more on a loaded machine."""
+    chart = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".slider-container")).first
+    chart.scroll_into_view_if_needed(timeout=PAGE_TIMEOUT_MS)
+    label = chart.locator("text.slider-label").first  # the slider's current value
+    before = label.text_content() or ""
+    assert before.strip() == first_label
+    chart.locator(".updatemenu-button", has_text="Play").click()
+    deadline = time.monotonic() + 20
+    while label.text_content() == before and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert label.text_content() != before, "the animation did not advance after Play"
+    if last_label is not None:
+        deadline = time.monotonic() + 30
+        while (label.text_content() or "").strip() != last_label and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        assert (label.text_content() or "").strip() == last_label
+
+
+def home(page) -> None:
+    assert page.get_by_text("Scenario builder").count() >= 1
+
+
+def assignments(page) -> None:
+    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 8
+    (REPO / "docs").mkdir(exist_ok=True)
+    page.screenshot(path=str(REPO / "docs" / "screenshot-assignments.png"), full_page=False)
+
+
+def rebalance(page) -> None:
+    play_and_wait(page, "frame before", "frame after")
+
+
+def producer(page) -> None:
+    """The preset with the defaults fixes the reordering, and the animation plays (batches in flight)."""
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text="reordered partitions")
+    assert metric.locator('[data-testid="stMetricValue"]').inner_text().strip() == "1"
+    page.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').first.click()
+    page.get_by_role("option", name="The same with the defaults (idempotence on since 3.0)").click()
+    deadline = time.monotonic() + 60
+    while metric.locator('[data-testid="stMetricValue"]').inner_text().strip() != "0" and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    wait_rendered(page)
+    assert_no_exception(page, "9_Producer.py after a preset")
+    assert metric.locator('[data-testid="stMetricValue"]').inner_text().strip() == "0"
+    play_and_wait(page, "t=0")
+
+
+def partition_log(page) -> None:
+    assert page.locator('[data-testid="stAlert"]').filter(has_text="Error").count() == 0
+    play_and_wait(page, "batches appended: 200")  # opens on the last frame, then plays from the first
+
+
+IN_ENGLISH = {"app": home, "1_Assignments": assignments, "2_Rebalance": rebalance, "9_Producer": producer,
+              "10_Partition_Log": partition_log}  # what a page does only in a browser: charts, animations
+
+
+@pytest.mark.parametrize("page_file", [REPO / "app.py", *page_files()], ids=lambda p: p.stem)
+def test_every_page_by_url_in_english_then_in_chinese(server: str, page, page_file: Path) -> None:
+    """Each page opened by its URL (a fresh session runs that file alone) draws without an exception, its
+    browser-only behaviour works, and the language switch redraws it in Chinese (CJK font from ``make
+    chromium``) with the sidebar's page list translated."""
+    path = "" if page_file.stem == "app" else url_path(page_file)
+    page.goto(f"{server}/{path}", timeout=PAGE_TIMEOUT_MS)
     wait_rendered(page)
     assert_no_exception(page, page_file.name)
     shot = ARTIFACTS / f"{page_file.stem}.png"
     captured = full_page_screenshot(page, shot)
     assert png_height(shot) >= min(content_height_now(page), captured) - 2, "screenshot cut to the viewport"
-    if page_file.stem == "1_Assignments":
-        assert page.locator('[data-testid="stPlotlyChart"]').count() >= 8
-        (REPO / "docs").mkdir(exist_ok=True)
-        page.screenshot(path=str(REPO / "docs" / "screenshot-assignments.png"), full_page=False)
-
-
-def test_home_page(server: str, page) -> None:
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(server, timeout=PAGE_TIMEOUT_MS)
-    wait_rendered(page)
-    assert_no_exception(page, "app.py")
-    assert page.get_by_text("Scenario builder").count() >= 1
-    full_page_screenshot(page, ARTIFACTS / "app.png")
-
-
-def test_play_advances_the_rebalance_animation(server: str, page) -> None:
-    page.goto(f"{server}/Rebalance", timeout=PAGE_TIMEOUT_MS)
-    wait_rendered(page)
-    assert_no_exception(page, "2_Rebalance.py")
-    chart = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".slider-container")).first
-    chart.scroll_into_view_if_needed(timeout=PAGE_TIMEOUT_MS)
-    label = chart.locator("text.slider-label").first  # the slider's current value ("frame ...")
-    before = label.text_content()
-    assert before.strip() == "frame before"
-    chart.locator(".updatemenu-button", has_text="Play").click()
-    deadline = time.monotonic() + 15
-    while label.text_content() == before and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-    assert label.text_content() != before, "the animation did not advance after Play"
-    deadline = time.monotonic() + 30  # every frame drawn: seconds, more on a loaded machine
-    while label.text_content().strip() != "frame after" and time.monotonic() < deadline:
-        page.wait_for_timeout(200)
-    assert label.text_content().strip() == "frame after"
-    full_page_screenshot(page, ARTIFACTS / "rebalance-after-play.png")
+    IN_ENGLISH.get(page_file.stem, lambda _page: None)(page)
+    switch_language(page, "zh")
+    assert "lang=zh" in page.url
+    assert_no_exception(page, f"{page_file.name} in Chinese")
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert len(CJK.findall(main)) > 20, main[:300]
+    sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
+    assert "分区分配" in sidebar and "再均衡" in sidebar  # the page list, translated
+    full_page_screenshot(page, ARTIFACTS / f"zh-{path or 'Home'}.png")
 
 
 def test_shared_url_restores_the_scenario(server: str, page) -> None:

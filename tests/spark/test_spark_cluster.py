@@ -98,16 +98,20 @@ def check_ran(proc: subprocess.CompletedProcess[str], rows: int = SPEC.rows) -> 
 
 class TestLocal:  # each class is a unit of work (tests/conftest.py): the clusters start on the worker running it
     def test_local_reference_is_kafkas_placement(self, local_output: Path) -> None:
+        """Every partition's messages and bytes, for both counts, are what Kafka's partitioner gives the sample
+        (the command line's runs below must give these bytes)."""
         batch = next(generate_batches(SPEC)).to_pydict()
         summary = json.loads((local_output / "summary.json").read_text())
-        assert summary["null_keys"] == batch["key"].count(None) > 0
+        assert summary["rows"] == SPEC.rows and summary["null_keys"] == batch["key"].count(None) > 0
         keyed = [(k, s) for k, s in zip(batch["key"], batch["value_size"]) if k is not None]
-        for p in (0, 11):
-            mine = [s for k, s in keyed if partition_for_key(k, 12) == p]
-            assert summary["partitions"]["12"][p] == {"partition": p, "messages": len(mine), "bytes": sum(mine)}
+        for n in (12, 24):
+            rows = summary["partitions"][str(n)]
+            assert [r["partition"] for r in rows] == list(range(n))
+            for p in range(n):
+                mine = [s for k, s in keyed if partition_for_key(k, n) == p]
+                assert rows[p] == {"partition": p, "messages": len(mine), "bytes": sum(mine)}
         report = json.loads((local_output / "report.json").read_text())
         assert report["peaks"] and report["time_range"][0].startswith("2024-01-01 00:")  # epoch ms read as time
-
 
     def test_local_1_gives_the_same_bytes(self, local_output: Path, export: str, tmp_path: Path) -> None:
         check_ran(run_load("--input", export, *ARGS, "--output", str(tmp_path / "out"), "--master", "local[1]"))

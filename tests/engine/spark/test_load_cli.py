@@ -1,6 +1,6 @@
 """``python -m engine load`` as a subprocess, the parts that need no Spark: bad input is exit 2 and one line
 before any Spark starts (../shared/spec/README.md section 8), pyspark stays unimported, session modes, windows.
-The end-to-end run is tests/spark/test_spark_cli.py."""
+The end-to-end runs (local, standalone, Connect) are tests/spark/test_spark_cluster.py."""
 
 from __future__ import annotations
 
