@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-import io
-import json
-
 import pandas as pd
 import streamlit as st
 
 from engine import (
     Assignor,
-    assignment_to_json,
     balance_row,
-    records,
     step_labels,
     strategies,
     strategy_of,
 )
-from ui.assignment_view import article_corrections, step_label, strategy_tabs
+from ui.assignment_view import article_corrections, downloads_section, step_label, strategy_tabs
 from ui.cached import metrics_of, outcomes_or_error, prepare_comparison
 from ui.client_choice import assignors_of, client_choice, client_notes, offer_note
 from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.offload import door
-from ui.presenter import assignment_handout_button
 from ui.share_view import is_share, share_section
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario
@@ -67,26 +61,6 @@ def columns_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | 
     strategy_tabs(ref, step, results)
 
 
-def downloads_section(step: int, results: dict[Assignor, list | str]) -> None:
-    st.subheader(_("Downloads"))
-    done = {a: r[step].assignment for a, r in results.items() if not isinstance(r, str)}
-
-    def as_csv() -> str:  # built on click (a 100,000-partition group: 600,000 rows), not on every rerun
-        rows = [row for a, assignment in done.items() for row in records(assignment, strategy=a.label)]
-        csv = io.StringIO()
-        pd.DataFrame(rows, columns=["strategy", "member", "topic", "partition"]).to_csv(csv, index=False)
-        return csv.getvalue()
-
-    def as_json() -> str:
-        return json.dumps({a.label: assignment_to_json(x) for a, x in done.items()}, ensure_ascii=False, indent=2)
-
-    c1, c2 = st.columns(2)
-    c1.download_button(_("Assignments (CSV)"), as_csv, "assignments.csv", "text/csv", key="assign.download_csv")
-    c2.download_button(_("Assignments (JSON)"), as_json, "assignments.json", "application/json",
-                       key="assign.download_json")
-    assignment_handout_button(current_ref(), step, results)
-
-
 def config_section() -> None:
     names = [s.name for s in strategies()]
     labels = {name: tr(strategy_of(name).label) for name in names}  # translated now, looked up later
@@ -112,6 +86,6 @@ columns_section(ref, step, results)
 if not is_share(current_scenario()) and st.toggle(_("The same members as a share group (KIP-932)"),
                                                  key="assign.as_share"):  # drawn only on demand
     share_section(ref, step)
-downloads_section(step, results)
+downloads_section(ref, step, assignors_of(client))
 config_section()
 article_corrections("assign.articles")

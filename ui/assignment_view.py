@@ -10,15 +10,19 @@ downloads.
 
 from __future__ import annotations
 
+import io
+import json
+
 import pandas as pd
 import streamlit as st
 
-from engine import WHY, Assignor, callouts_for
+from engine import WHY, Assignment, Assignor, assignment_to_json, callouts_for, records
 from engine.articles import CONSUMER_CORRECTIONS, article_name, rows
 from engine.charts.assignment import GRID_PARTITION_LIMIT, is_aggregated, sorted_topics
 from engine.consumer.member_ids import MAX_LABEL
-from ui.cached import bars_figure, grid_figure, member_table, metrics_of, scenario_of, topic_figure
+from ui.cached import bars_figure, grid_figure, member_table, metrics_of, outcomes_or_error, scenario_of, topic_figure
 from ui.i18n import _, tr
+from ui.presenter import assignment_handout_button
 from ui.state import ScenarioRef, current_preset
 
 
@@ -159,3 +163,29 @@ def article_corrections(key: str) -> None:
     release, or wrong), each article named by its title."""
     with st.expander(_("Where the reference articles are out of date")):
         st.dataframe(pd.DataFrame(rows(CONSUMER_CORRECTIONS)), hide_index=True, key=key)
+
+
+def downloads_section(ref: ScenarioRef, step: int, assignors: tuple[Assignor, ...]) -> None:
+    """CSV, JSON and the offline handout of the step's assignments, built on click from the server's cache.
+
+    The buttons' callables are this module's: a closure made in a page script would keep that run's globals
+    (every result the page drew) alive as long as Streamlit keeps the session, two minutes after it closes."""
+    st.subheader(_("Downloads"))
+
+    def done() -> dict[Assignor, Assignment]:
+        return {a: r[step].assignment for a in assignors if not isinstance(r := outcomes_or_error(ref, a), str)}
+
+    def as_csv() -> str:  # built on click (a 100,000-partition group: 600,000 rows), not on every rerun
+        rows = [row for a, assignment in done().items() for row in records(assignment, strategy=a.label)]
+        csv = io.StringIO()
+        pd.DataFrame(rows, columns=["strategy", "member", "topic", "partition"]).to_csv(csv, index=False)
+        return csv.getvalue()
+
+    def as_json() -> str:
+        return json.dumps({a.label: assignment_to_json(x) for a, x in done().items()}, ensure_ascii=False, indent=2)
+
+    c1, c2 = st.columns(2)
+    c1.download_button(_("Assignments (CSV)"), as_csv, "assignments.csv", "text/csv", key="assign.download_csv")
+    c2.download_button(_("Assignments (JSON)"), as_json, "assignments.json", "application/json",
+                       key="assign.download_json")
+    assignment_handout_button(ref, step, assignors)

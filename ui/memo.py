@@ -114,7 +114,11 @@ def deep_size(value: Any) -> int:
             items = list(obj.items()) if isinstance(obj, dict) else list(obj)
             step = len(items) / SAMPLE
             scale = weight * len(items) / SAMPLE
-            stack.extend((items[int(i * step)], scale) for i in range(SAMPLE))
+            chosen = [items[int(i * step)] for i in range(SAMPLE)]
+            # a dict's (key, value) pairs are made here: their parts go on the stack, not the pairs, whose
+            # addresses Python reuses as soon as they are freed (``seen`` would then skip other objects)
+            parts = [part for pair in chosen for part in pair] if isinstance(obj, dict) else chosen
+            stack.extend((part, scale) for part in parts)
             continue
         stack.extend((child, weight) for child in gc.get_referents(obj))
     return int(total)

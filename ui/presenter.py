@@ -182,21 +182,22 @@ def handout_html(title: str, intro: str, table: Any, figures: Sequence[tuple[str
     return "".join(parts) + "</body></html>"
 
 
-def assignment_handout_button(ref: Any, step: int, results: dict[Any, Any]) -> None:
-    """The Assignments comparison as a one-page offline HTML handout (built when the button is clicked)."""
+def assignment_handout_button(ref: Any, step: int, assignors: Sequence[Any]) -> None:
+    """The Assignments comparison as a one-page offline HTML handout (built when the button is clicked, from the
+    server's cache: the button keeps the scenario's key, never its results, so a closed session holds none)."""
     import pandas as pd
 
     from engine import balance_row
-    from ui.cached import grid_figure, metrics_of
+    from ui.cached import grid_figure, metrics_of, outcomes_or_error
 
-    done = [a for a, r in results.items() if not isinstance(r, str)]
     language = current_language()  # the handout in the page's language: headers, chart titles and labels
     title, intro = _("Kafka Partition Lab: assignments compared"), _("Step {step} of the scenario.").format(step=step)
 
     def handout() -> str:  # built on click, not on every run (a room of 30 pays it once per click)
-        table = translate_columns(pd.DataFrame([balance_row(a, metrics_of(ref, a, step), results[a][step])
-                                                for a in done]), language)
-        figures = [(a.title, translate_figure(grid_figure(ref, a, step, a.title), language)) for a in done]
+        results = {a: r for a in assignors if not isinstance(r := outcomes_or_error(ref, a), str)}
+        table = translate_columns(pd.DataFrame([balance_row(a, metrics_of(ref, a, step), r[step])
+                                                for a, r in results.items()]), language)
+        figures = [(a.title, translate_figure(grid_figure(ref, a, step, a.title), language)) for a in results]
         return handout_html(title, intro, table, figures)
 
     st.download_button(_("Handout (one-page HTML, works offline)"), handout,

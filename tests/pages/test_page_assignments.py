@@ -93,6 +93,43 @@ def test_config_line_and_downloads() -> None:
     assert len(at.get("download_button")) == 4  # CSV, JSON, the HTML handout (issue 16), the config line
 
 
+def test_downloads_are_built_on_click_from_the_cache_even_after_it_dropped_the_results(monkeypatch) -> None:
+    """A download button keeps the scenario's key, not the results (a closed session then holds none): on a click
+    Streamlit runs the callable on another thread, outside any script run, and it reads (or recomputes) them."""
+    import concurrent.futures
+    import csv
+    import io
+    import json
+
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    from engine.consumer.assignment import assignment_to_json
+    from ui import memo
+
+    registered: dict[str, Callable[[], object]] = {}
+    real = MediaFileManager.add_deferred
+
+    def add_deferred(self: MediaFileManager, fn: Callable[[], object], *args: object, **kwargs: object) -> str:
+        registered[str(kwargs.get("file_name"))] = fn
+        return real(self, fn, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    page("seed-b-3p")
+    memo.clear()  # evicted since the page ran
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        made = {name: pool.submit(fn).result() for name, fn in registered.items()}
+    files = {name: data.decode("utf-8-sig") if isinstance(data, bytes) else str(data).lstrip("\ufeff")
+             for name, data in made.items()}
+    scenario = build_preset("seed-b-3p")
+    expected = {f"{s}": assignment_to_json(replay(scenario, s).steps[0].assignment) for s in STRATEGIES}
+    rows = list(csv.DictReader(io.StringIO(files["assignments.csv"])))
+    labels = {r["strategy"] for r in rows}
+    assert len(rows) == len(labels) * sum(scenario.first.topics.values()) and len(labels) == 6
+    by_label = json.loads(files["assignments.json"])
+    assert [by_label[label] for label in by_label if label in expected] == list(expected.values())
+    assert files["assignments-handout.html"].startswith("<!doctype html>")
+
+
 def test_seed_d_server_assignors_equal_server_assign_at_every_step() -> None:
     at = page("seed-d")
     scenario = build_preset("seed-d")

@@ -51,6 +51,25 @@ def test_a_value_is_measured_by_what_it_holds() -> None:
     assert deep_size({"a": np.zeros(1_000_000)}) >= 8_000_000
 
 
+def test_a_large_dict_is_measured_as_the_allocator_sees_it() -> None:
+    """Ten steps of a 100-member assignment (dicts -> lists of 40 tuples) against tracemalloc's count of what they
+    allocated: a dict's sampled (key, value) pairs are made during the walk, and a freed pair's address reused by
+    the next dict's pair once hid it (a 6,000-partition group measured at 5.7 MiB held 9.4 MiB)."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        value = [{f"member-{m}": [("orders", m * 40 + p) for p in range(40)] for m in range(100)}
+                 for _ in range(10)]
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert 0.8 < deep_size(value) / held < 1.5, (deep_size(value), held)
+
+
 def test_memo_keeps_one_value_per_key_for_every_caller_and_copies_on_request() -> None:
     calls: list[int] = []
 
