@@ -2,8 +2,8 @@
 shared links restore.
 
 Runs Debian's chromium (installed by ``make chromium``) through Playwright's sync API against
-``streamlit run app.py`` on a free localhost port.  Screenshots go to test-artifacts/ (git-ignored) and
-the Assignments page to docs/screenshot-assignments.png.
+``streamlit run app.py`` on a free localhost port.  Screenshots go to test-artifacts/ (git-ignored; copy
+screenshot-assignments.png to docs/ to refresh README's picture: a run does not touch the tree).
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ def home(page) -> None:
 
 def assignments(page) -> None:
     assert page.locator('[data-testid="stPlotlyChart"]').count() >= 8
-    (REPO / "docs").mkdir(exist_ok=True)
-    page.screenshot(path=str(REPO / "docs" / "screenshot-assignments.png"), full_page=False)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "screenshot-assignments.png"), full_page=False)
 
 
 def rebalance(page) -> None:

@@ -3,7 +3,7 @@ Chinese, presenter mode with the arrow keys, and the exports (a chart's PNG at p
 HTML handout).
 
 Uses the session server and Debian chromium of tests/browser/conftest.py.  The Chinese lesson step is saved as
-docs/lesson-zh.png (README's "Lessons" section).
+test-artifacts/lesson-zh.png (copy it to docs/ to refresh README's "Lessons" picture: a run does not touch the tree).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from engine.articles import article_name
 from engine.lessons import LessonStep, course
-from helpers import ARTIFACTS, PAGE_TIMEOUT_MS, REPO, assert_no_exception, full_page_screenshot, wait_rendered
+from helpers import ARTIFACTS, PAGE_TIMEOUT_MS, assert_no_exception, full_page_screenshot, wait_rendered
 
 pytestmark = pytest.mark.browser
 TEXTS = {"en": {"check": "Check my answer", "next": "Next step", "correct": "Correct: the engine says"},
@@ -55,7 +55,7 @@ def walk(page, lessons: list[int], language: str) -> None:
             if (number, index) == (3, 1) and language == "zh":
                 warning = page.locator('[data-testid="stAlertContentWarning"]').inner_text()
                 assert f"参考文章 004 {article_name('004')} 此处有误" in warning
-                full_page_screenshot(page, REPO / "docs" / "lesson-zh.png")
+                full_page_screenshot(page, ARTIFACTS / "lesson-zh.png")
             if (number, index) != (len(course()), len(course()[-1].steps)):
                 page.get_by_role("button", name=TEXTS[language]["next"]).click()
                 wait_rendered(page)
