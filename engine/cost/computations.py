@@ -234,10 +234,10 @@ def estimate_load(input_bytes: int | None, fmt: str, partition_counts: Sequence[
     Spark Connect: only this machine's part is estimated), the partition counts, the consumer counts x
     strategies assigned (on the driver), and ``start`` when Spark must start first.
 
-    Measured (``python -m bench cost --only load``, local[2], 2026-11-25 on the quiet 2-core machine): a run is
-    linear in the input's bytes with a large constant.  Spark's start and its first job's warm-up cost about
-    25 s and 1.7 GiB, every job about 5.5 s more, then about 0.6 s per MB of Parquet and 0.4 s per MB of CSV or
-    JSON: a 1 MB Parquet file (about 100,000 records) is about 31 s cold, 6 s once Spark runs.
+    Measured (``python -m bench cost``, local[2], 2026-11-27 on the quiet 2-core machine): a run is linear in
+    the input's bytes with a large constant.  Spark's start and its first job's warm-up cost about 13 s and
+    1.8 GiB, every job about 3 s more, then about 0.14 s per MB of Parquet and 0.08 s per MB of CSV or JSON: a
+    1 MB Parquet file (about 100,000 records) is about 17 s cold, 3 s once Spark runs.
 
     >>> a, b, c = (estimate_load(n * 10**6, "parquet", [12]).seconds for n in (1, 2, 3))
     >>> abs(round((c - b) - (b - a), 6))  # linear in the bytes

@@ -3,9 +3,10 @@
 Per step: ``partitions``, ``members``, ``subscriptions`` (member-topic pairs); ``general``: partitions x
 members when the members' subscriptions differ (the sticky family's general path weighs every partition
 against every member); ``pm``: partitions x members (librdkafka's cooperative-sticky port always does);
+``pairs``: member-partition pairs a subscription allows (what that port's balancing walks for each partition);
 ``scan``: round-robin's walk past members not subscribed to a partition's topic (partitions of a topic x
 members / its subscribers); ``racked``: partitions x members with a ``client.rack`` when replicas have racks.
-``general_peak`` and ``pm_peak`` are the largest step's products (what is held at once, not summed).
+``general_peak``, ``pm_peak`` and ``pairs_peak`` are the largest step's (what is held at once, not summed).
 A cooperative strategy runs a follow-up JoinGroup round when partitions are revoked: a step after the
 first (or the first of an imported group) counts ``rounds`` times.
 
@@ -13,8 +14,8 @@ first (or the first of an imported group) counts ``rounds`` times.
 >>> s = parse_scenario({"topics": {"a": 6, "b": 4}, "members": [{"id": "m1", "topics": ["a", "b"]},
 ...                                                             {"id": "m2", "topics": ["a"]}]})
 >>> f = scenario_features(s)
->>> f["partitions"], f["subscriptions"], f["general"], f["scan"]
-(10.0, 3.0, 20.0, 14.0)
+>>> f["partitions"], f["subscriptions"], f["general"], f["scan"], f["pairs"]
+(10.0, 3.0, 20.0, 14.0, 16.0)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
     from engine.scenario import GroupState, Scenario
 
-FEATURES = ("steps", "partitions", "members", "subscriptions", "general", "pm", "scan", "racked")
+FEATURES = ("steps", "partitions", "members", "subscriptions", "general", "pm", "pairs", "scan", "racked")
 
 
 def step_features(state: GroupState, rounds: int = 1) -> dict[str, float]:
@@ -54,21 +55,23 @@ def _count(state: GroupState) -> dict[str, float]:
     racked = p * sum(1 for member in state.members if member.rack) if state.partition_racks else 0
     scan = sum(state.topics.get(t, 0) * m / n for t, n in subscribers.items())
     values = {"steps": 1, "partitions": p, "members": m, "subscriptions": sum(subscribers.values()),
-              "general": p * m if differ else 0, "pm": p * m, "scan": scan, "racked": racked}
+              "general": p * m if differ else 0, "pm": p * m, "scan": scan, "racked": racked,
+              "pairs": sum(state.topics.get(t, 0) * n for t, n in subscribers.items())}
     return {k: float(v) for k, v in values.items()}
 
 
 def scenario_features(scenario: Scenario, cooperative_rounds: int = 1) -> dict[str, float]:
     """``step_features`` summed over the steps (follow-up rounds counted), plus the largest step's peaks."""
     total = dict.fromkeys(FEATURES, 0.0)
-    general_peak = pm_peak = 0.0
+    general_peak = pm_peak = pairs_peak = 0.0
     for i, state in enumerate(scenario.steps):
         owned = i > 0 or bool(scenario.current_assignment)
         once = step_features(state)
         for k, v in once.items():
             total[k] += v * (cooperative_rounds if owned else 1)
         general_peak, pm_peak = max(general_peak, once["general"]), max(pm_peak, once["pm"])
-    total["general_peak"], total["pm_peak"] = general_peak, pm_peak
+        pairs_peak = max(pairs_peak, once["pairs"])
+    total["general_peak"], total["pm_peak"], total["pairs_peak"] = general_peak, pm_peak, pairs_peak
     return total
 
 

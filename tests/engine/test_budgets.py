@@ -89,7 +89,7 @@ def test_assign_within_runs() -> None:
 
 
 def test_librdkafka_cooperative_sticky_is_estimated_as_librdkafka_runs_it() -> None:
-    """librdkafka's port weighs every partition against every member: far dearer than Java's at scale."""
+    """librdkafka's port walks every allowed member-partition pair for each partition: far dearer than Java's."""
     topics = {f"t{i}": 2_000 for i in range(100)}
     step = {"topics": topics, "members": members(2_000, list(topics), differing=False)}
     case = {"strategy": "cooperative-sticky", "client": "librdkafka", "steps": [step, step]}
@@ -98,11 +98,18 @@ def test_librdkafka_cooperative_sticky_is_estimated_as_librdkafka_runs_it() -> N
     cli_assign_any_client({**case, "client": "java", "steps": [step]})  # Java's: within the ceiling
 
 
-def test_server_assign_far_over_is_refused() -> None:
+def test_server_assign_s_largest_input_is_within_the_ceiling() -> None:
+    """The command's own limits (200,000 partitions and 10,000 members a step, 1,000,000 partitions in all) stop
+    it before the ceiling does: its largest input, on differing subscriptions (uniform's general path), is
+    estimated at about 84 s (one such step measured 1.1 s on 2026-11-27; the estimate is high there)."""
+    from engine.cost import CLI_CEILING, check, estimate_server_assignment
+    from engine.scenario import parse_scenario
+
     topics = {f"t{i}": 20_000 for i in range(10)}
-    step = {"topics": topics, "members": members(2_000, list(topics), differing=True)}
-    line = refused(cli_server_assign, {"assignor": "uniform", "steps": [step] * 5})
-    assert line.startswith("server-assign: estimated ") and "uniform (KIP-848), differing subscriptions" in line
+    step = {"topics": topics, "members": members(10_000, list(topics), differing=True)}
+    estimate = estimate_server_assignment(parse_scenario({"steps": [step] * 5}), "uniform")
+    check(estimate, CLI_CEILING)
+    assert "uniform (KIP-848), differing subscriptions" in estimate.drivers and estimate.seconds > 10
 
 
 @pytest.mark.parametrize(
