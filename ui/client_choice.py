@@ -22,8 +22,10 @@ from engine.consumer.librdkafka.teaching import (
 )
 from engine.producer.partitioners import PARTITIONERS
 from engine.scenario import TopicPartition
-from ui.cached import client_crash_of, client_difference, outcomes_or_error
+from ui.cached import client_crash_of, client_difference, estimate_of, outcomes_or_error
 from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
+from ui.memo import STORE
+from ui.offload import mode
 from ui.state import ScenarioRef
 from ui.url_choice import url_backed
 
@@ -86,14 +88,26 @@ def _other(client: str, assignor: Assignor) -> Assignor:
     return Assignor("classic", assignor.name, "java" if client == "librdkafka" else "librdkafka")
 
 
+def side_note_affordable(ref: ScenarioRef, assignor: Assignor) -> bool:
+    """Whether the other client's outcomes, which only a teaching note uses, are kept already or inline work:
+    a note never makes a page wait for a worker (librdkafka's cooperative-sticky on 50,000 partitions x 500
+    members is a minute)."""
+    return STORE.get(("outcomes", ref.key, assignor))[0] or mode(estimate_of(ref, assignor)) == "inline"
+
+
 def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assignor, list | str]) -> None:
     """Teaching points: a verdict per strategy (the same assignment with either client, or how many partitions
     differ), where a consumer of the other client would get other partitions, and where the real librdkafka
-    client crashes."""
+    client crashes.  The other client's assignors run only when that is inline work (``side_note_affordable``);
+    the rest are named with their estimate."""
     same: list[str] = []
     differs: list[str] = []
+    dear: list[str] = []
     for assignor, outcome in results.items():
         if assignor.group_protocol != "classic" or assignor.name in not_offered("librdkafka"):
+            continue
+        if not side_note_affordable(ref, _other(client, assignor)):
+            dear.append(f"{assignor.name} ({estimate_of(ref, _other(client, assignor)).seconds:,.0f} s)")
             continue
         other = outcomes_or_error(ref, _other(client, assignor))
         if isinstance(outcome, str) or isinstance(other, str):
@@ -115,6 +129,10 @@ def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assigno
             st.info(note if current_language() == DEFAULT_LANGUAGE
                     else translated_note(assignor.name, client, outcome[step].assignment, other[step].assignment))
     verdict(same, differs)
+    if dear:
+        st.caption(_("Not compared with the {other} client here, to keep this page quick (its estimated work): "
+                     "{strategies}. Choose that client above to see its assignment.").format(
+            other=NAMES["java" if client == "librdkafka" else "librdkafka"], strategies=", ".join(dear)))
 
 
 def verdict(same: Sequence[str], differs: Sequence[str]) -> None:

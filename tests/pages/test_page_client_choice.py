@@ -103,3 +103,28 @@ def test_the_client_switch_gives_a_verdict_and_a_preset_where_the_clients_differ
     at = open_page("1_Assignments.py", "seed-b-4p")
     line = next(c for c in _texts(at.caption) if c.startswith("Java vs librdkafka at this step"))
     assert "same here: range, roundrobin, cooperative-sticky" in line and "differs" not in line
+
+
+def test_a_dear_comparison_with_the_other_client_is_named_not_computed(monkeypatch) -> None:
+    """20,000 partitions x 300 members: the page's own six assignors are about 0.1 s of work, librdkafka's
+    cooperative-sticky about 7 s (every allowed member-partition pair walked for each partition). A teaching
+    note does not make the Java page wait for it: it is named with its estimate, and no worker runs it."""
+    from streamlit.testing.v1 import AppTest
+
+    from engine.scenario import parse_scenario
+    from helpers import REPO
+    from ui import offload
+    from ui.state import encode_scenario
+
+    submitted: list[Any] = []
+    real = offload.POOL.submit
+    monkeypatch.setattr(offload.POOL, "submit", lambda key, *rest: submitted.append(key) or real(key, *rest))
+    topics = {f"t{i}": 1_000 for i in range(20)}
+    members = [{"id": f"c{i}", "topics": list(topics)} for i in range(300)]
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=300)
+    at.query_params["s"] = encode_scenario(parse_scenario({"topics": topics, "members": members}))
+    at.run()
+    assert not at.exception and not submitted
+    note = next(c for c in _texts(at.caption) if c.startswith("Not compared with the librdkafka client here"))
+    assert "cooperative-sticky (7 s)" in note, note
+    assert any("Java vs librdkafka at this step: same here: range, roundrobin" in c for c in _texts(at.caption))
