@@ -164,3 +164,17 @@ def full_page_screenshot(page: Any, path: Path) -> int:
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(viewport)
     return height
+
+
+def kafka_scale_shape(topics: int, per_topic: int, members: int, fraction: float) -> dict[str, Any]:
+    """Issue 22's Kafka-scale groups as a scenario document: ``topics`` x ``per_topic`` partitions, ``members``
+    each on a random ``fraction`` of the topics (seeded), then the first member leaves."""
+    import random
+
+    rng = random.Random(22)
+    names = [f"topic{t}" for t in range(topics)]
+    take = round(topics * fraction)
+    rows = [{"id": f"consumer{i}", "topics": names if take == topics else sorted(rng.sample(names, take))}
+            for i in range(members)]
+    topic_map = dict.fromkeys(names, per_topic)
+    return {"steps": [{"topics": topic_map, "members": rows}, {"topics": topic_map, "members": rows[1:]}]}

@@ -8,25 +8,15 @@ Both as two steps: the group, then one member leaves.  Each case runs in-process
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
 import pytest
 
 from engine.consumer.group import cli_assign
+from helpers import kafka_scale_shape as shape
 
-pytestmark = pytest.mark.slow  # about 80 s in all: in make test, not in make check
-
-
-def shape(topics: int, per_topic: int, members: int, fraction: float) -> dict[str, Any]:
-    rng = random.Random(22)
-    names = [f"topic{t}" for t in range(topics)]
-    take = round(topics * fraction)
-    rows = [{"id": f"consumer{i}", "topics": names if take == topics else sorted(rng.sample(names, take))}
-            for i in range(members)]
-    topic_map = dict.fromkeys(names, per_topic)
-    return {"steps": [{"topics": topic_map, "members": rows}, {"topics": topic_map, "members": rows[1:]}]}
+pytestmark = pytest.mark.slow  # about 10 s in all (80 s on the earlier, loaded machine): make test, not make check
 
 
 def check_steps(doc: dict[str, Any], answer: dict[str, Any]) -> None:
