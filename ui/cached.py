@@ -78,7 +78,7 @@ from engine.sizing import SizingInputs, cost_curves
 from ui import worker
 from ui.figures import frozen
 from ui.memo import cached_call, memo
-from ui.offload import prepare, run
+from ui.offload import prepare, ready, run
 from ui.state import ScenarioRef
 
 # ---------------------------------------------------------------- a scenario under every assignor
@@ -104,10 +104,19 @@ def comparison_estimate(ref: ScenarioRef, client: str) -> Estimate:
     return estimate_comparison(scenario_of(ref), client)
 
 
+def _outcomes_key(ref: ScenarioRef, assignor: Assignor) -> tuple[str, str, Assignor]:
+    return ("outcomes", ref.key, assignor)
+
+
 def outcomes_of(ref: ScenarioRef, assignor: Assignor) -> list[StepOutcome]:
     """Every step under one assignor; a KIP-848 assignor may raise (``ASSIGNMENT_ERRORS``), and work over
     the dashboard's ceiling is a ``LimitError`` (``ui.offload.run``: inline, a worker or refused)."""
-    return run(("outcomes", ref.key, assignor), outcomes, (scenario_of(ref), assignor), estimate_of(ref, assignor))
+    return run(_outcomes_key(ref, assignor), outcomes, (scenario_of(ref), assignor), estimate_of(ref, assignor))
+
+
+def outcomes_ready(ref: ScenarioRef, assignor: Assignor) -> bool:
+    """Whether ``outcomes_of`` would answer without a worker (kept, or inline work): what a side note may ask."""
+    return ready(_outcomes_key(ref, assignor), estimate_of(ref, assignor))
 
 
 def prepare_comparison(ref: ScenarioRef, client: str) -> None:
@@ -115,7 +124,7 @@ def prepare_comparison(ref: ScenarioRef, client: str) -> None:
     line over the ceiling, or compute the missing ones in the worker while the page waits (nothing to do when
     the whole is inline work)."""
     scenario = scenario_of(ref)
-    requests = [(("outcomes", ref.key, a), outcomes, (scenario, a), estimate_of(ref, a))
+    requests = [(_outcomes_key(ref, a), outcomes, (scenario, a), estimate_of(ref, a))
                 for a in client_assignors(client)]
     if scenario.group_type == "share":  # the share group's own assignment is part of the page (and its estimate)
         requests.append((("share", ref.key), share_assign, (scenario,), share_estimate_of(ref)))

@@ -22,10 +22,8 @@ from engine.consumer.librdkafka.teaching import (
 )
 from engine.producer.partitioners import PARTITIONERS
 from engine.scenario import TopicPartition
-from ui.cached import client_crash_of, client_difference, estimate_of, outcomes_or_error
+from ui.cached import client_crash_of, client_difference, estimate_of, outcomes_or_error, outcomes_ready
 from ui.i18n import DEFAULT_LANGUAGE, _, current_language, tr
-from ui.memo import STORE
-from ui.offload import mode
 from ui.state import ScenarioRef
 from ui.url_choice import url_backed
 
@@ -88,25 +86,19 @@ def _other(client: str, assignor: Assignor) -> Assignor:
     return Assignor("classic", assignor.name, "java" if client == "librdkafka" else "librdkafka")
 
 
-def side_note_affordable(ref: ScenarioRef, assignor: Assignor) -> bool:
-    """Whether the other client's outcomes, which only a teaching note uses, are kept already or inline work:
-    a note never makes a page wait for a worker (librdkafka's cooperative-sticky on 50,000 partitions x 500
-    members is a minute)."""
-    return STORE.get(("outcomes", ref.key, assignor))[0] or mode(estimate_of(ref, assignor)) == "inline"
-
-
 def client_notes(ref: ScenarioRef, step: int, client: str, results: dict[Assignor, list | str]) -> None:
     """Teaching points: a verdict per strategy (the same assignment with either client, or how many partitions
     differ), where a consumer of the other client would get other partitions, and where the real librdkafka
-    client crashes.  The other client's assignors run only when that is inline work (``side_note_affordable``);
-    the rest are named with their estimate."""
+    client crashes.  A note never makes the page wait for a worker: the other client's assignors run only when
+    kept or inline (``outcomes_ready``; librdkafka's cooperative-sticky on 50,000 partitions x 500 members is a
+    minute); the rest are named with their estimate."""
     same: list[str] = []
     differs: list[str] = []
     dear: list[str] = []
     for assignor, outcome in results.items():
         if assignor.group_protocol != "classic" or assignor.name in not_offered("librdkafka"):
             continue
-        if not side_note_affordable(ref, _other(client, assignor)):
+        if not outcomes_ready(ref, _other(client, assignor)):
             dear.append(f"{assignor.name} ({estimate_of(ref, _other(client, assignor)).seconds:,.0f} s)")
             continue
         other = outcomes_or_error(ref, _other(client, assignor))

@@ -193,6 +193,11 @@ class Pool:
 POOL = Pool()
 
 
+def ready(key: Hashable, estimate: Estimate) -> bool:
+    """Whether ``run`` for ``key`` would answer without a worker: the value is kept, or the work is inline."""
+    return STORE.get(key)[0] or mode(estimate) == "inline"
+
+
 def run(key: Hashable, fn: Callable[..., Any], args: tuple[Any, ...], estimate: Estimate,
         what: str = "") -> Any:
     """``fn(*args)`` for ``key``, kept in the server's cache: inline, in a worker (the page waits, with progress
