@@ -32,6 +32,7 @@ from engine.share.share_partition import FetchResult, SharePartition
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "share_deliver.json"
 LOCKS = 2_000
+EARLIEST = {"share.auto.offset.reset": "earliest"}  # the records are in the log before the first fetch
 
 
 def scale_case(events: int, seed: int = 1, locks: int = LOCKS) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def scale_case(events: int, seed: int = 1, locks: int = LOCKS) -> dict[str, Any]
                 "group.share.partition.max.record.locks": locks}
     records = events * 40
     log = [[f, f + 9] for f in range(0, records, 10)]
-    partition = SharePartition(parse_settings(settings), ShareLog(tuple(b) for b in log))
+    partition = SharePartition(parse_settings(settings), ShareLog(tuple(b) for b in log), "earliest")
     members = [f"m{i}" for i in range(8)]
     held: dict[str, list[tuple[int, int, int]]] = {m: [] for m in members}
     out: list[dict[str, Any]] = []
@@ -69,7 +70,7 @@ def scale_case(events: int, seed: int = 1, locks: int = LOCKS) -> dict[str, Any]
         if isinstance(step.result, FetchResult):
             held[m] += step.result.acquired
         out.append(event)
-    return {"settings": settings, "log": log, "events": out}
+    return {"settings": settings, "group_config": EARLIEST, "log": log, "events": out}
 
 
 def worst_answer_case(records: int = 19_000, ticks: int = 24) -> dict[str, Any]:
@@ -81,7 +82,7 @@ def worst_answer_case(records: int = 19_000, ticks: int = 24) -> dict[str, Any]:
                                     {"t": 1, "op": "ack", "member": "A",
                                      "batches": [{"first": 0, "last": records - 1, "types": types}]}]
     events += [{"t": 2 + i, "op": "tick"} for i in range(ticks)]
-    return {"log": [[0, records - 1]], "events": events}
+    return {"group_config": EARLIEST, "log": [[0, records - 1]], "events": events}
 
 
 def _ack(rng: random.Random, t: int, member: str, ranges: list[tuple[int, int, int]]) -> dict[str, Any]:

@@ -102,7 +102,8 @@ PRODUCER_CORRECTIONS: Final = (
 
 LOG_CORRECTIONS: Final = (
     Correction("002", "correct", "the second segment starts at 133, so the first holds offsets 0..132",
-               "true (the button above the log replays it)"),
+               "true (the button above the log replays it with internal.segment.bytes 22,610: segment.bytes is at "
+               "least 1 MiB)"),
     Correction("002", "wrong", "roll when the segment size exceeds log.segment.bytes",
                "roll *before* an append that would not fit: size > segment.bytes - batch size "
                "(LogSegment.shouldRoll)"),

@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 
 from engine.errors import EngineError, InputError
 from engine.inputs import MAX_BATCH_ITEMS, MAX_DOCUMENT_BYTES, DocumentLimits, decode_json, encode_json
+from engine.release import follows
 
 MAX_INPUT_BYTES = MAX_DOCUMENT_BYTES  # a larger document is refused before parsing
 DOCUMENT_LIMITS = DocumentLimits(max_bytes=MAX_INPUT_BYTES, max_items=MAX_BATCH_ITEMS)
@@ -34,10 +35,14 @@ DOCUMENT_LIMITS = DocumentLimits(max_bytes=MAX_INPUT_BYTES, max_items=MAX_BATCH_
 
 @dataclass(frozen=True)
 class Command:
+    """A command: its handler, whether it takes a batch, its help, and the model (``engine.release``) its
+    answers follow."""
+
     module: str
     handler: str
     batchable: bool
     help: str
+    model: str
 
     def load(self) -> Callable[[Any], Any]:
         return getattr(importlib.import_module(self.module), self.handler)
@@ -45,23 +50,25 @@ class Command:
 
 COMMANDS: dict[str, Command] = {
     "assign": Command("engine.consumer.librdkafka.cli", "cli_assign", True,
-                      "client-side group assignment over rebalance steps (Java or librdkafka client)"),
-    "hash": Command("engine.producer.cli", "cli_hash", False, "Kafka's murmur2 key partitioner"),
+                      "client-side group assignment over rebalance steps (Java or librdkafka client)", "assign"),
+    "hash": Command("engine.producer.cli", "cli_hash", False, "Kafka's murmur2 key partitioner", "hash"),
     "coordinator": Command("engine.coordinator.offsets_partition", "cli_coordinator", False,
-                           "__consumer_offsets partition of group ids"),
+                           "__consumer_offsets partition of group ids", "coordinator"),
     "wheel": Command("engine.server.timer.cases", "cli_wheel", True,
-                     "Kafka's hierarchical timing wheel, virtual time"),
-    "replicas": Command("engine.server.replicas", "cli_replicas", True, "AdminUtils replica placement"),
+                     "Kafka's hierarchical timing wheel, virtual time", "wheel"),
+    "replicas": Command("engine.server.replicas", "cli_replicas", True,
+                        "replica placement: AdminUtils, or a KRaft controller's StripedReplicaPlacer", "replicas"),
     "server-assign": Command("engine.coordinator.target_assignment", "cli_server_assign", True,
-                             "KIP-848 server-side assignors"),
+                             "KIP-848 server-side assignors", "server-assign"),
     "share-assign": Command("engine.coordinator.share_assignment", "cli_share_assign", True,
-                            "share groups (KIP-932): the coordinator's SimpleAssignor"),
-    "produce": Command("engine.producer.idempotence", "cli_produce", True, "producer retries, idempotence"),
-    "log": Command("engine.storage.partition_log", "cli_log", True, "a partition's segments and indexes"),
+                            "share groups (KIP-932): the coordinator's SimpleAssignor", "share-assign"),
+    "produce": Command("engine.producer.idempotence", "cli_produce", True, "producer retries, idempotence",
+                       "produce"),
+    "log": Command("engine.storage.partition_log", "cli_log", True, "a partition's segments and indexes", "log"),
     "share-deliver": Command("engine.share.cli", "cli_share_deliver", True,
-                             "record delivery inside one share partition (KIP-932 SharePartition)"),
+                             "record delivery inside one share partition (KIP-932 SharePartition)", "share-deliver"),
     "log-config": Command("engine.storage.log_config", "cli_log_config", True,
-                          "a topic's effective log config, or Kafka's refusal"),
+                          "a topic's effective log config, or Kafka's refusal", "log-config"),
 }
 
 
@@ -98,16 +105,24 @@ def run_one(handler: Callable[[Any], Any], item: Any) -> Any:
         return {"error": str(exc)}
 
 
+def with_follows(answer: Any, command: Command) -> Any:
+    """An answer naming the Kafka release and class its model follows (``engine.release``), unless it is an
+    error or names them itself."""
+    if isinstance(answer, dict) and "error" not in answer and "follows" not in answer:
+        return {"follows": follows(command.model), **answer}
+    return answer
+
+
 def write_result(name: str, document: Any, write: Callable[[str], object]) -> None:
     """Run a command and write its JSON answer; a batch is streamed, one item as soon as it is done."""
     command = COMMANDS[name]
     handler = command.load()
     if not (command.batchable and isinstance(document, list)):
-        write(encode_json(handler(document)) + "\n")
+        write(encode_json(with_follows(handler(document), command)) + "\n")
         return
     write("[")
     for i, item in enumerate(document):
-        write(("," if i else "") + encode_json(run_one(handler, item)))
+        write(("," if i else "") + encode_json(with_follows(run_one(handler, item), command)))
     write("]\n")
 
 

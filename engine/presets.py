@@ -163,7 +163,7 @@ def _share_group() -> Scenario:
     step0 = _group({"jobs": 3}, make_members(8, ["jobs"]))
     step2 = _group({"jobs": 3}, (*_without(step0, "C3").members, Member("C8", ("jobs",))))
     return Scenario((step0, _without(step0, "C3"), step2), "share group: 3 partitions, 8 consumers (KIP-932)",
-                    "A share group (Kafka 4.2): 8 consumers read 3 partitions, several per partition. "
+                    "A share group (KIP-932): 8 consumers read 3 partitions, 3 members on each (ceil(8 / 3)). "
                     "Step 1: C3 leaves. Step 2: C8 joins.", group_type="share")
 
 

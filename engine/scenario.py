@@ -36,7 +36,7 @@ MAX_STEPS = 200
 TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]{1,249}")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 TOPIC_NAME_RULE = "letters, digits, '.', '_', '-'; 1..249 characters; not '.' or '..'"
-GROUP_TYPES = ("consumer", "share")  # a consumer group, or a share group (KIP-932, production-ready in Kafka 4.2)
+GROUP_TYPES = ("consumer", "share")  # a consumer group, or a share group (KIP-932)
 
 
 class TopicPartition(NamedTuple):

@@ -8,7 +8,8 @@ differs between two assignments (a partition one side does not have counts as ow
 Worked example (asserted in tests/engine/test_worked_examples.py): seed-a (C0..C2 on t0 with 10 partitions): range
 gives C0 0-3, C1 4-6, C2 7-9; round-robin deals them out (C0 0, 3, 6, 9; C1 1, 4, 7; C2 2, 5, 8), so six owners
 differ; at 8 partitions per topic the group has 8 partitions; as a share group, every partition of seed-a's
-topic keeps one reader here (three members hash to 3 partitions, the other 7 go round-robin)::
+topic has one reader: with at least as many partitions as members the simple assignor wants
+``ceil(3 / 10) = 1`` member per partition::
 
     >>> from engine.comparison import CLIENT, outcomes
     >>> from engine.presets import build_preset

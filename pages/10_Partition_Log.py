@@ -19,6 +19,7 @@ from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.offload import door
 from ui.partition_log import K, document
+from ui.release_note import release_caption
 
 page_setup(_("Partition Log"), "🗂️", _("One partition on disk: segments named by base offset, sparse indexes, "
                                         "lookups, retention and compaction, as Kafka's storage code does them."))
@@ -33,7 +34,7 @@ def segments_section(doc: dict) -> dict:
     st.plotly_chart(log_animation_figure(json.dumps(doc, sort_keys=True)), key=K + "animation")
     table = pd.DataFrame(out["segments"]).drop(columns=["offset_index", "time_index", "files"])
     st.dataframe(table, hide_index=True, key=K + "segments")
-    st.caption(tr(out["follows"]) + " " + tr(out["not_verified"]))
+    release_caption("log")
     return out
 
 

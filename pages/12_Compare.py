@@ -13,6 +13,7 @@ from engine.side_by_side import Choice, owner_differences
 from ui.cached import grid_figure, metrics_of, outcomes_or_error, side_ref
 from ui.i18n import _, tr
 from ui.layout import page_setup
+from ui.release_note import release_caption
 from ui.share_view import consumer_vs_share_section
 from ui.sidebar import render_sidebar
 from ui.state import current_ref, current_scenario
@@ -81,3 +82,4 @@ if outcomes["left"] is not None and outcomes["right"] is not None:
     st.download_button(_("Differences (CSV)"), table.to_csv(index=False), "differences.csv", "text/csv",
                        key="compare.download")
 consumer_vs_share_section(current_ref(), step, sides["left"].assignor)  # the left choice against a share group
+release_caption("assign", "server-assign", "share-assign")

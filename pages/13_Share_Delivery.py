@@ -9,6 +9,7 @@ from engine.errors import EngineError
 from ui.cached import share_delivery_figure, share_timeline
 from ui.i18n import _, tr
 from ui.layout import page_setup
+from ui.release_note import release_caption
 from ui.share_delivery import downloads, releases_note, summary_metrics, workload_inputs
 
 page_setup(_("Share Delivery"), "📬", _("Several consumers of a share group read one share partition: each "
@@ -38,3 +39,4 @@ with tab_events:
     downloads(timeline.run, timeline.summary)
 with tab_release:
     releases_note()
+release_caption("share-deliver")

@@ -18,6 +18,7 @@ from ui.client_choice import assignors_of, client_choice, client_notes, offer_no
 from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.offload import door
+from ui.release_note import client_model, release_caption
 from ui.share_view import is_share, share_section
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario
@@ -83,6 +84,7 @@ if is_share(current_scenario()):  # a share group: its own assignment first, the
 client_notes(ref, step, client, results)
 metrics_section(ref, step, results)
 columns_section(ref, step, results)
+release_caption(client_model(client), "server-assign")
 if not is_share(current_scenario()) and st.toggle(_("The same members as a share group (KIP-932)"),
                                                  key="assign.as_share"):  # drawn only on demand
     share_section(ref, step)

@@ -23,6 +23,7 @@ from ui.layout import page_setup
 from ui.numbers import whole_number_input
 from ui.offload import door
 from ui.presenter import step_buttons
+from ui.release_note import client_model, release_caption
 from ui.share_view import is_share, share_changes_section
 from ui.sidebar import render_sidebar
 from ui.state import ScenarioRef, current_ref, current_scenario, share_widget
@@ -145,3 +146,4 @@ offer_note(client)
 numbers_section(ref, step, timings, crashed, client)
 animations_section(ref, timeline, step, client)
 pause_section(ref, step, timings, crashed)
+release_caption(client_model(client), "server-assign")

@@ -25,6 +25,7 @@ from ui.i18n import _, tr
 from ui.key_sample import key_source, null_key_config, remap_caption
 from ui.layout import page_setup
 from ui.offload import door
+from ui.release_note import release_caption
 
 MAX_PAGE_PARTITIONS = 10_000
 MAX_REMAP_POINTS = 200
@@ -138,3 +139,5 @@ with tabs[2]:
     null_key_section()
 with tabs[3]:
     coordinator_section()
+    release_caption("coordinator")
+release_caption("hash")

@@ -29,6 +29,7 @@ from ui.cached import wheel_animation_figure, wheel_costs, wheel_run
 from ui.i18n import _, tr
 from ui.layout import page_setup
 from ui.offload import door
+from ui.release_note import release_caption
 from ui.wheel import STEP, clamp_step, hovers_translated, step_controls, tasks_from_widgets
 
 COST_SIZES = (1_000, 10_000)
@@ -145,3 +146,4 @@ with tab_cost:
     cost_section(config)
 with tab_tasks:
     tasks_section(config, tasks, trace)
+release_caption("wheel")

@@ -1,5 +1,6 @@
-"""Replica placement (AdminUtils.assignReplicasToBrokers), leader failover, preferred-leader election, and
-the reassignment plan when a broker is decommissioned."""
+"""Replica placement (a KRaft controller's StripedReplicaPlacer, one draw of its Random, or
+AdminUtils.assignReplicasToBrokers), leader failover, preferred-leader election, and the reassignment plan when a
+broker is decommissioned."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import streamlit as st
 
 import engine
 from engine.charts import leader_counts_figure, replica_matrix
-from ui.cached import replica_placement
+from engine.errors import KafkaError
+from engine.server.replicas import STRIPED, generate_striped
+from ui.cached import replica_placement, striped_placement
 from ui.i18n import _, tr
 from ui.layout import page_setup
+from ui.replica_choice import generate_caption, placement_caption, placer_choice, start_and_seed
 
 MAX_BROKERS = 100
 MAX_PARTITIONS = 2_000
@@ -23,7 +27,7 @@ page_setup(_("Replicas"), "🗄️", _("Where Kafka puts a new topic's replicas,
                                   "broker dies and what decommissioning one costs."))
 
 
-def placement_section() -> tuple[list[engine.Broker], str, int, engine.ReplicaPlacement, int, int]:
+def placement_section(placer: str) -> tuple[list[engine.Broker], str, int, dict[int, list[int]], int, int]:
     c1, c2, c3 = st.columns(3)
     n_brokers = int(c1.number_input(_("brokers"), 1, MAX_BROKERS, 6, key="replicas.brokers",
                                     help=_("1..{max}; ids 0..n-1, in this order.").format(max=MAX_BROKERS)))
@@ -34,27 +38,19 @@ def placement_section() -> tuple[list[engine.Broker], str, int, engine.ReplicaPl
     partitions = int(c4.number_input(_("partitions"), 0, MAX_PARTITIONS, 12, key="replicas.partitions",
                                      help=_("1..{max} (0 shows Kafka's error).").format(max=MAX_PARTITIONS)))
     rf = int(c5.number_input(_("replication factor"), 0, MAX_BROKERS + 1, 3, key="replicas.rf"))
-    start = int(c6.number_input(_("fixed start index (-1 = random, as Kafka)"), -1, 10_000, 0,
-                                key="replicas.start",
-                                help=_("Kafka uses it for both the first broker and the replica shift.")))
-    seed = int(c7.number_input(_("random seed (for -1)"), 0, 2**31 - 1, 42, key="replicas.seed"))
+    start, seed = start_and_seed(placer, c6, c7)
     brokers = engine.brokers_on_racks(n_brokers, [r.strip() for r in racks_text.split(",") if r.strip()])
     try:  # the cost model first: inline, in a worker, or one line
-        placement = replica_placement(tuple(brokers), partitions, rf, start, seed)
-    except engine.KafkaAdminError as exc:
+        placement = (striped_placement(tuple(brokers), partitions, rf, seed) if placer == STRIPED
+                     else replica_placement(tuple(brokers), partitions, rf, start, seed))
+    except KafkaError as exc:
         st.error(_("Kafka refuses: {error}").format(error=tr(str(exc))))
         st.stop()
     except engine.EngineError as exc:
         st.error(tr(str(exc)), icon=":material/block:")
         st.stop()
-    if placement.rack_alternated_broker_list:
-        st.caption(_("start index {start}, replica shift {shift}; rack-alternated broker list {brokers}").format(
-            start=placement.start_index, shift=placement.replica_shift,
-            brokers=placement.rack_alternated_broker_list))
-    else:
-        st.caption(_("start index {start}, replica shift {shift}; rack-unaware (no broker has a rack)").format(
-            start=placement.start_index, shift=placement.replica_shift))
-    return brokers, topic, rf, placement, start, seed
+    placement_caption(placer, placement)
+    return brokers, topic, rf, placement.assignment, start, seed
 
 
 def failover_section(broker_ids: list[int], assignment: dict[int, list[int]]) -> dict[int, int | None]:
@@ -95,7 +91,7 @@ def failover_section(broker_ids: list[int], assignment: dict[int, list[int]]) ->
 
 
 def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assignment: dict[int, list[int]],
-                         leaders: dict[int, int | None], start: int, seed: int) -> None:
+                         leaders: dict[int, int | None], start: int, seed: int, placer: str) -> None:
     st.subheader(_("Decommission a broker"))
     d1, d2, d3 = st.columns(3)
     ids = [b.id for b in brokers]
@@ -106,25 +102,26 @@ def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assi
     try:
         engine.check_decommission(brokers, rf)
         plans = {"minimal moves": engine.decommission_minimal(brokers, assignment, removed),
-                 "kafka-reassign-partitions --generate": engine.decommission_generate(
-                     brokers, assignment, removed, start, random.Random(seed))}
-    except (engine.EngineError, engine.KafkaAdminError) as exc:
+                 "kafka-reassign-partitions --generate": (
+                     generate_striped(brokers, assignment, removed, seed) if placer == STRIPED
+                     else engine.decommission_generate(brokers, assignment, removed, start, random.Random(seed)))}
+    except engine.EngineError as exc:
         st.error(tr(str(exc)))
         return
     size, rate = int(size_gb * 1024**3), throttle * 1024**2
     rows = [engine.plan_summary(tr(name), engine.reassignment_plan(assignment, target, leaders, size), rate)
             for name, target in plans.items()]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.caption(_("--generate re-runs assignReplicasToBrokers over the remaining brokers, so it moves far more "
-                 "than the removed broker's replicas; the minimal plan only replaces them. Time = the busiest "
-                 "broker's inbound or outbound copy volume / the throttle "
-                 "(leader/follower.replication.throttled.rate)."))
+    st.caption(_("{generate}, so it moves far more than the removed broker's replicas; the minimal plan only "
+                 "replaces them. Time = the busiest broker's inbound or outbound copy volume / the throttle "
+                 "(leader/follower.replication.throttled.rate).").format(generate=generate_caption(placer)))
     choice = st.radio(_("plan to download"), list(plans), horizontal=True, key="replicas.plan", format_func=tr)
     st.download_button(_("Download reassignment JSON (kafka-reassign-partitions --execute format)"),
                        json.dumps(engine.reassignment_json(topic, plans[choice]), indent=2),
                        "reassignment.json", "application/json", key="replicas.download")
 
 
-brokers, topic, rf, placement, start, seed = placement_section()
-leaders = failover_section([b.id for b in brokers], placement.assignment)
-decommission_section(brokers, topic, rf, placement.assignment, leaders, start, seed)
+placer = placer_choice()
+brokers, topic, rf, assignment, start, seed = placement_section(placer)
+leaders = failover_section([b.id for b in brokers], assignment)
+decommission_section(brokers, topic, rf, assignment, leaders, start, seed, placer)

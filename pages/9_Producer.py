@@ -11,12 +11,14 @@ import streamlit as st
 from engine import articles
 from engine.errors import EngineError
 from engine.producer import idempotence as producer
-from engine.producer.producer_config import RELEASED_DEFAULTS as DEFAULTS  # the page shows released 4.0's
+from engine.producer.producer_config import DEFAULTS  # released Kafka's defaults, as the page sends
 from engine.producer.sender import FAULTS
+from engine.release import RELEASED
 from engine.storage.txn_log import parse_operations
 from ui.cached import produce_figures, produce_result, txn_result
 from ui.i18n import _, tr
 from ui.layout import page_setup
+from ui.release_note import release_caption
 
 K = "producer."
 NUMBERS = {"max.in.flight.requests.per.connection": (1, 100), "retries": (0, 2**31 - 1),
@@ -63,7 +65,7 @@ def settings() -> dict:
     text = st.text_area(_("Faults, one per line: request number, kind ({kinds})").format(kinds=", ".join(FAULTS)),
                         key=K + "faults", height=80, max_chars=5_000,
                         help=_("Request 1 is the first produce request sent."))
-    return {"config": config, "defaults": "released", **doc, "faults": producer.parse_fault_lines(text)}
+    return {"config": config, "defaults": RELEASED.key, **doc, "faults": producer.parse_fault_lines(text)}
 
 
 def results(document: str) -> None:
@@ -78,7 +80,7 @@ def results(document: str) -> None:
     m[3].metric(_("reordered partitions"), len(s["reordered_partitions"]))
     m[4].metric(_("failed batches"), s["failed"])
     st.plotly_chart(figures["log"], key=K + "log_chart")
-    st.caption(tr(result["follows"]) + " " + tr(result["not_verified"]))
+    release_caption("produce")
     st.caption(_("Red = a second copy of a record (a retry the broker appended again); orange = written after "
                  "a later record. With idempotence the broker answers a retried batch with its first offset."))
     st.subheader(_("Batches in flight"))

@@ -379,9 +379,11 @@ def log_estimate(document: str) -> Estimate:
 @memo()
 def log_animation_figure(document: str) -> go.Figure:
     from engine.charts.log import segments_animation
+    from engine.storage.partition_log import segment_size_property
 
     out, _ = log_result(document)
-    return frozen(segments_animation(out["frames"], out["config"]["segment.bytes"]))
+    name, size = segment_size_property(out["config"])
+    return frozen(segments_animation(out["frames"], size, name))
 
 
 @memo(size=lambda starter: 0)  # one object per process, holding a JVM's handle: not data
@@ -466,3 +468,14 @@ def share_change_figure(ref: ScenarioRef, step: int) -> go.Figure:
 
     return frozen(members_change_animation(share_view_of(ref, step - 1).members_of,
                                            share_view_of(ref, step).members_of))
+
+
+def striped_placement(brokers: tuple[Broker, ...], partitions: int, rf: int, seed: int) -> Any:
+    """A KRaft controller creating the topic (``StripedReplicaPlacer`` with ``new Random(seed)``, the controller's
+    checks) for the Replicas page: inline, in a worker or refused by its estimate (``ui.offload.run``)."""
+    from engine.metadata.placement.striped import UsableBroker, create_topic
+    from engine.server.replicas import estimate_striped
+
+    usable = [UsableBroker(b.id, b.rack) for b in brokers]
+    return run(("replicas", "striped", brokers, partitions, rf, seed), create_topic, (usable, partitions, rf, seed),
+               estimate_striped(usable, partitions, rf))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.release import model
 from ui.i18n import _
 
 
@@ -81,8 +82,9 @@ def _questions() -> dict[str, str]:
         "producer.expire": _("{records} records; the first requests time out before the broker writes them. "
                              "request.timeout.ms={request}, delivery.timeout.ms={delivery}. How many of the "
                              "records reach the log?"),
-        "log.segment": _("Each batch is {batch_bytes} bytes (one record) and segment.bytes = {segment_bytes}. The "
-                         "first segment is 00000000000000000000.log. What is the base offset in the second "
+        "log.segment": _("Each batch is {batch_bytes} bytes (one record) and internal.segment.bytes = "
+                         "{segment_bytes} (Kafka's test-only segment size: segment.bytes itself is at least 1 MiB). "
+                         "The first segment is 00000000000000000000.log. What is the base offset in the second "
                          "segment's file name?"),
         "log.index": _("A segment's offset index holds the entries (offset, position) {entries}. A consumer "
                        "fetches offset {target}. From which byte position does the broker start scanning the "
@@ -267,8 +269,11 @@ def production() -> dict[str, str]:
                  "(transaction.timeout.ms): an open one holds back the LSO."),
         "hot": _("Watch per-partition bytes in; spread a hot key by salting it (key plus a suffix) and "
                  "aggregating downstream: more partitions do not help."),
-        "share": _("Use a share group (Kafka 4.2+) for work queues where order per key does not matter; keep "
-                   "share.record.lock.duration.ms above your slowest processing time."),
+        "share": _("On {release} or later, use a share group for work queues where per-key order does not "
+                   "matter. A whole fetched batch must be processed within the acquisition lock: keep "
+                   "max.poll.records × your slowest processing time below the lock duration (the group config "
+                   "share.record.lock.duration.ms, else the broker's group.share.record.lock.duration.ms).").format(
+            release=model("share-assign").release.label),
     }
 
 
@@ -318,13 +323,14 @@ def guide() -> dict[str, tuple[int, str, tuple[str, str]]]:
         "hot": (10, _("\"A hot partition is fixed by adding partitions.\""),
                 (_("Which of your keys carry the most traffic, and how would you know?"),
                  _("How would you split a hot key without losing what per-key order gives you?"))),
-        "share": (10, _("\"A partition is read by one consumer of a group.\""),
+        "share": (10, _("\"A partition is read by one consumer of a group, and a member keeps its partitions until "
+                        "it leaves.\""),
                   (_("Which of your workloads need per-key order, and which only need every record processed once?"),
                    _("What does a crashed share consumer cost: how long are its records locked?"))),
     }
 
 
-# ----------------------------------------------------------------------- share groups (KIP-932, issue 24)
+# ---------------------------------------------------------------------------------- share groups (KIP-932)
 
 
 def _share_group_titles() -> dict[str, str]:
@@ -333,24 +339,38 @@ def _share_group_titles() -> dict[str, str]:
 
 def _share_group_questions() -> dict[str, str]:
     return {
-        "share.idle": _("A share group of {consumers} consumers reads a topic of {partitions} partitions (Kafka "
-                        "4.2, the coordinator's simple assignor). How many consumers get no partition at all?"),
-        "share.most": _("The same share group. How many members read the busiest partition?"),
-        "share.leave": _("{left} leaves the share group. How many of the remaining members get a different set of "
-                         "partitions?"),
+        "share.readers": _("A share group of {consumers} consumers reads a topic of {partitions} partitions (the "
+                           "group coordinator's simple assignor). How many members read each partition?"),
+        "share.two": _("The same share group. How many of the {consumers} consumers read two partitions?"),
+        "share.leave": _("{left}, which reads {left_held}, leaves the share group. How many of the remaining "
+                         "members gain a partition?"),
+        "share.join": _("Then {joined} joins, bringing the group back to {join_size} members. How many members "
+                        "that were already there lose a partition?"),
     }
 
 
 def _share_group_explanations() -> dict[str, str]:
     return {
-        "share.idle": _("{idle}: in a share group every member takes a partition by the hash of its member id, and "
-                        "partitions are shared ({readers}). A consumer group of {consumers} on {partitions} "
-                        "partitions leaves {consumer_idle} idle. Records are locked to one member at a time and "
-                        "acknowledged one by one, so per-key order is not kept."),
-        "share.most": _("{most}: members outnumber partitions, so partitions have several readers ({readers})."),
-        "share.leave": _("{changed}: the simple assignor lets every member keep the partitions it holds, and "
-                         "{left}'s partition still has other readers, so nothing is given out again; no partition "
-                         "is revoked."),
+        "share.readers": _("{each}: the simple assignor wants D = ceil(members / partitions) = ceil({consumers} / "
+                           "{partitions}) = {sharing} members on every partition ({readers}); with at least as "
+                           "many partitions as members D is 1 and no partition is shared. No consumer is idle, "
+                           "where a consumer group of {consumers} on {partitions} partitions leaves "
+                           "{consumer_idle} idle. Records are locked to one member at a time and acknowledged one "
+                           "by one, so per-key order is not kept."),
+        "share.two": _("{two}: D × partitions = {sharing} × {partitions} = {memberships} memberships are spread "
+                       "as evenly as the members allow, so {two} member(s) read two partitions ({two_names}) and "
+                       "the others one. Which member wants the extra one follows the coordinator's member order "
+                       "(a Java HashMap of member ids), not the order of the names."),
+        "share.leave": _("{gained}: without {left}, {left_held} drop to {short} readers, below D = "
+                         "ceil({stayed} / {partitions}) = {stayed_sharing}, and {stayed} members sharing "
+                         "{stayed_sharing} × {partitions} memberships means {stayed_want_two} of them want two "
+                         "partitions. The assignor fills each short partition from the members below their desired "
+                         "count: {gainers}. The other {kept_on_leave} keep exactly what they had."),
+        "share.join": _("{lost}: with {join_size} members only {join_want_two} may read two partitions, so "
+                        "{losers} now holds more than its desired count and gives {given_back} back; {joined} "
+                        "takes {joiner_got}. Balance comes before stickiness: a member keeps what it holds only as "
+                        "far as its even share allows, so a join moves a partition away from a member that was "
+                        "reading it."),
     }
 
 

@@ -1,17 +1,22 @@
 """The Partition Log page's inputs: the topic config and the workload, read from its widgets as a ``log``
-document (``python -m engine log``'s input), with the reference article's preset."""
+document (``python -m engine log``'s input), with the reference article's preset.
+
+The segment size is one input: from 1 MiB on it is sent as ``segment.bytes``, below it as Kafka's test-only
+``internal.segment.bytes`` (``segment.bytes`` refuses less than 1 MiB), and a caption says which."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from engine.storage import partition_log as plog
-from engine.storage.log_config import DAY_MS
+from engine.storage.log_config import DAY_MS, RECORD_OVERHEAD_V0, SEGMENT_BYTES_MIN
 from ui.i18n import _, tr
 
 K = "log."
 PAGE_MAX_BATCHES = 3_000
-CONFIG = {"segment.bytes": (16_384, 14), "segment.ms": (7 * DAY_MS, 1),
+SEGMENT_SIZE = K + "segment_size"
+DEFAULT_SEGMENT_SIZE = 16_384  # small, so that the default workload rolls several segments
+CONFIG = {"segment.ms": (7 * DAY_MS, 1),
           "segment.index.bytes": (10_485_760, 12), "index.interval.bytes": (4_096, 0),
           "retention.ms": (7 * DAY_MS, -1), "retention.bytes": (-1, -1), "delete.retention.ms": (DAY_MS, 0)}
 WORKLOAD = {"batches": (200, 1, PAGE_MAX_BATCHES), "records_per_batch": (10, 1, 1_000),
@@ -20,23 +25,39 @@ WORKLOAD = {"batches": (200, 1, PAGE_MAX_BATCHES), "records_per_batch": (10, 1, 
 
 
 def seed_preset() -> None:
-    st.session_state[K + "segment.bytes"] = plog.SEED_133["config"]["segment.bytes"]
+    st.session_state[SEGMENT_SIZE] = plog.segment_size_property(plog.SEED_133["config"])[1]
     for name, value in plog.SEED_133["workload"].items():
         st.session_state[K + name] = value
 
 
+def segment_size_note(size: int) -> str:
+    """The caption under the segment size: the property it is sent as, and why below 1 MiB."""
+    name, _value = plog.segment_size_property(plog.segment_size_config(size))
+    if name == "segment.bytes":
+        return _("Segment size {size:,} bytes, sent as segment.bytes.").format(size=size)
+    return _("Segment size {size:,} bytes, sent as internal.segment.bytes: segments this small need Kafka's "
+             "test-only internal.segment.bytes; segment.bytes itself is at least 1 MiB ({least:,} bytes) since "
+             "Kafka 4.0.").format(size=size, least=SEGMENT_BYTES_MIN)
+
+
 def document() -> dict:
+    st.session_state.setdefault(SEGMENT_SIZE, DEFAULT_SEGMENT_SIZE)
     for name, (default, *_rest) in {**CONFIG, **WORKLOAD}.items():
         st.session_state.setdefault(K + name, default)
     st.button(_("《深入理解 Kafka》: the second segment is 00000000000000000133.log"), on_click=seed_preset,
               key=K + "seed")
     cols = st.columns(4)
-    config = {name: int(cols[i % 4].number_input(name, low, None, key=K + name))
-              for i, (name, (_, low)) in enumerate(CONFIG.items())}
+    size = int(cols[0].number_input(_("segment size (bytes)"), RECORD_OVERHEAD_V0, None, key=SEGMENT_SIZE,
+                                    help=_("Sent as segment.bytes from 1 MiB on, as internal.segment.bytes "
+                                           "below it.")))
+    config = plog.segment_size_config(size)
+    config |= {name: int(cols[(i + 1) % 4].number_input(name, low, None, key=K + name))
+               for i, (name, (_, low)) in enumerate(CONFIG.items())}
     config["cleanup.policy"] = cols[3].selectbox("cleanup.policy", ["delete", "compact", "compact,delete"],
                                                  key=K + "policy")
     config["min.cleanable.dirty.ratio"] = cols[0].number_input("min.cleanable.dirty.ratio", 0.0, 1.0, 0.5,
                                                                key=K + "ratio")
+    st.caption(segment_size_note(size))
     st.caption(_("Kafka's defaults: segment.bytes 1 GiB, segment.ms 7 days, the rest as shown; here segments "
                  "are small so they roll. At most {page:,} batches here ({cli:,} in the CLI).").format(
         page=PAGE_MAX_BATCHES, cli=plog.MAX_BATCHES))

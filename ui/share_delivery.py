@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.errors import EngineError
+from engine.release import model
 from engine.share.consumers import MAX_CONSUMERS, SimulationRun, Workload, parse_offsets
 from engine.share.report import case_json, consumer_rows, event_rows
 from engine.share.settings import DELIVERY_COUNT_LIMIT, LOCK_DURATION, MAX_RECORD_LOCKS, SETTINGS, ShareSettings
@@ -22,11 +23,20 @@ from ui.numbers import whole_number_input
 PAGE_CONSUMERS = min(MAX_CONSUMERS, 8)
 
 
+def setting_help(name: str) -> str:
+    """A broker config's help: its level, Kafka's range and its default in the release the model follows."""
+    default, low, high = SETTINGS[name]
+    text = _("A broker config; Kafka's range {low}..{high}, default {default} in {release}.").format(
+        low=f"{low:,}", high=f"{high:,}", default=f"{default:,}", release=model("share-deliver").release.label)
+    if name == LOCK_DURATION:
+        text += " " + _("A share group may set its own with the group config share.record.lock.duration.ms.")
+    return text
+
+
 def _setting(name: str, key: str, container) -> int:
     default, low, high = SETTINGS[name]
     return whole_number_input(name, low, high, default, f"share.{key}", container=container,
-                              help=_("Kafka's range {low}..{high}; released default {default} (Kafka 4.2).").format(
-                                  low=f"{low:,}", high=f"{high:,}", default=f"{default:,}"))
+                              help=setting_help(name))
 
 
 def workload_inputs() -> Workload:
@@ -86,14 +96,27 @@ def summary_metrics(summary: DeliverySummary) -> None:
 
 
 def releases_note() -> None:
-    st.info(_("**Kafka release followed.** The broker side (acquire, locks, acknowledgements, the delivery limit, "
-              "a member leaving) is Kafka's SharePartition of the 4.0 line (commit e3e579e), checked against 120 "
-              "cases its own code produced. The defaults are those of released Kafka 4.2, where share groups became "
-              "production-ready: share.record.lock.duration.ms 30000, share.delivery.count.limit 5, "
-              "group.share.partition.max.record.locks 2000 (200 at the 4.0 commit). Not modelled on this page: RENEW "
-              "acknowledgements (KIP-1222, off unless share.renew.acknowledge.enable), the record-limit acquire mode "
-              "(KIP-1206) and dead-letter topics (KIP-1191, Kafka 4.4); a record archived at the limit is simply "
-              "dropped here. The consumers' own behaviour (fetch, process, acknowledge) is the lab's."),
+    """What the page models of the release the SharePartition model follows, and what it leaves out."""
+    release = model("share-deliver").release
+    lock, limit, locks = (f"{SETTINGS[name][0]:,}" for name in (LOCK_DURATION, DELIVERY_COUNT_LIMIT, MAX_RECORD_LOCKS))
+    st.info(_("**{release}.** The broker side (acquire, locks, acknowledgements, the delivery limit, a member "
+              "leaving) is Kafka's SharePartition as released in {release} (commit {commit}), checked against "
+              "cases its own code produced. What the page shows of it: a fetch acquires at most what the in-flight "
+              "limit leaves (group.share.partition.max.record.locks minus the records in flight); records "
+              "delivered often are throttled: from half the delivery limit on (rounded up, at least 2) they are "
+              "handed out in halving portions, and a record on its last delivery is delivered alone; records "
+              "re-acquired together are reported as merged ranges; a member leaving releases its own records and "
+              "skips other members'. Configs: the broker configs group.share.record.lock.duration.ms ({lock}; a "
+              "share group may override it with its group config share.record.lock.duration.ms), "
+              "group.share.delivery.count.limit ({limit}) and group.share.partition.max.record.locks ({locks}); "
+              "the group config share.auto.offset.reset defaults to latest (a new share partition starts at the "
+              "log end), and this page sets earliest because its records are produced before the consumers start. "
+              "Not modelled here: RENEW acknowledgements (KIP-1222), the record_limit acquire mode (the consumer "
+              "config share.acquire.mode, KIP-1206), read_committed (the group config share.isolation.level), "
+              "dead-letter queues (KIP-1191), share-state persistence failures, log truncation and the fetch byte "
+              "budget; a record archived at the limit is simply dropped here. The consumers' own behaviour (fetch, "
+              "process, acknowledge) is the lab's.").format(release=release.label, commit=release.commit[:12],
+                                                            lock=lock, limit=limit, locks=locks),
             icon=":material/info:")
 
 

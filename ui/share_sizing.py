@@ -17,6 +17,8 @@ from engine.share.settings import DELIVERY_COUNT_LIMIT, LOCK_DURATION, MAX_RECOR
 from ui.cached import share_capacity
 from ui.i18n import _, tr
 from ui.numbers import decimal_input, whole_number_input
+from ui.release_note import release_caption
+from ui.share_delivery import setting_help
 
 
 def _inputs() -> CapacityInputs:
@@ -31,8 +33,7 @@ def _inputs() -> CapacityInputs:
                                container=c4)
     s1, s2, s3 = st.columns(3)
     values = [whole_number_input(name, SETTINGS[name][1], SETTINGS[name][2], SETTINGS[name][0],
-                                 f"sizing.share.{key}", container=col,
-                                 help=_("Released default {default} (Kafka 4.2).").format(default=SETTINGS[name][0]))
+                                 f"sizing.share.{key}", container=col, help=setting_help(name))
               for name, key, col in ((LOCK_DURATION, "lock_ms", s1), (DELIVERY_COUNT_LIMIT, "limit", s2),
                                      (MAX_RECORD_LOCKS, "locks", s3))]
     return CapacityInputs(float(target), float(processing), int(partitions), int(batch), ShareSettings(*values))
@@ -60,11 +61,27 @@ def _table(c: CapacityComparison) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[_("What"), _("Consumer group"), _("Share group")])
 
 
+def lock_advice(inputs: CapacityInputs, fits: bool) -> None:
+    """A whole fetched batch must be processed within the acquisition lock: said always, an error when it is not."""
+    values = dict(batch=f"{inputs.max_records:,}", each=f"{inputs.processing_ms:,g}",
+                  ms=f"{inputs.max_records * inputs.processing_ms:,.0f}", lock=f"{inputs.settings.lock_duration_ms:,}")
+    if fits:
+        st.caption(_("A whole fetched batch must be processed within the acquisition lock: {batch} records × {each} "
+                     "ms = {ms} ms, inside the lock of {lock} ms (the group config share.record.lock.duration.ms, "
+                     "else the broker's group.share.record.lock.duration.ms).").format(**values))
+        return
+    st.error(_("A whole fetched batch must be processed within the acquisition lock, but {batch} records × {each} ms "
+               "= {ms} ms outlasts the lock of {lock} ms: records are delivered again before they are acknowledged. "
+               "Fetch fewer records (max.poll.records) or raise the lock duration (the group config "
+               "share.record.lock.duration.ms, else the broker's group.share.record.lock.duration.ms).").format(
+        **values))
+
+
 def share_or_consumer_group() -> None:
     st.markdown(_("A consumer group gives each partition to one consumer, so it needs as many partitions as busy "
-                  "consumers; a share group (KIP-932, production-ready in Kafka 4.2) lets many consumers read one "
-                  "partition. The share group is measured on the lab's SharePartition model: one partition with "
-                  "its share of the consumers, one of them crashing a third of the way through."))
+                  "consumers; a share group (KIP-932) lets many consumers read one partition. The share group is "
+                  "measured on the lab's SharePartition model: one partition with its share of the consumers, one "
+                  "of them crashing a third of the way through."))
     inputs = _inputs()
     try:
         result = share_capacity(inputs)
@@ -75,14 +92,12 @@ def share_or_consumer_group() -> None:
     st.dataframe(table, hide_index=True, width="stretch", key="sizing.share.table")
     s = result.share
     if s.capped:
-        st.warning(_("{per} consumers per share partition, but its in-flight limit ({locks} records ÷ {batch} per "
-                     "fetch) keeps only about {n} busy: add share partitions (at least {need}).").format(
+        st.warning(_("{per} consumers per share partition, but its in-flight limit (the broker config "
+                     "group.share.partition.max.record.locks: {locks} records ÷ {batch} per fetch) keeps only about "
+                     "{n} busy: add share partitions (at least {need}).").format(
             per=s.consumers_per_partition, locks=f"{inputs.settings.max_record_locks:,}", batch=inputs.max_records,
             n=s.concurrency_limit, need=s.partitions_needed))
-    if not s.lock_longer_than_batch:
-        st.error(_("A fetched batch takes longer to process ({ms} ms) than the lock lasts: records are delivered "
-                   "again before they are acknowledged. Fetch fewer records or raise the lock duration.").format(
-            ms=f"{inputs.max_records * inputs.processing_ms:,.0f}"))
-    st.caption(_("Kafka release followed: {kafka}.").format(kafka=result.kafka))
+    lock_advice(inputs, s.lock_longer_than_batch)
+    release_caption("share-deliver")
     st.download_button(_("Download the comparison (JSON)"), json.dumps(asdict(result), default=str, indent=1),
                        "share_or_consumer_group.json", "application/json", key="sizing.share.download")

@@ -41,8 +41,10 @@ def _frame_title(frame: dict[str, Any]) -> str:
     )
 
 
-def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.Figure:
-    """Bars = segments (label = base offset, orange = active); the dashed line is ``segment.bytes``.
+def segments_animation(frames: list[dict[str, Any]], segment_size: int,
+                       size_property: str = "segment.bytes") -> go.Figure:
+    """Bars = segments (label = base offset, orange = active); the dashed line is the segment size, labelled
+    with the property that set it (``segment.bytes`` or ``internal.segment.bytes``).
     Play + slider over the appends; it opens on the last frame, the log the page describes."""
     if not frames:
         return go.Figure()
@@ -57,10 +59,10 @@ def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.F
         ],
     )
     fig.add_hline(
-        y=segment_bytes,
+        y=segment_size,
         line_dash="dash",
         line_color=LIMIT,
-        annotation_text="segment.bytes",
+        annotation_text=size_property,
         annotation_position="top left",
     )
     fig.update_layout(
@@ -72,7 +74,7 @@ def segments_animation(frames: list[dict[str, Any]], segment_bytes: int) -> go.F
             "showticklabels": False,
             "title": "segments, oldest first",
         },
-        yaxis={"range": [0, max(peak, segment_bytes) * 1.15], "title": "bytes"},
+        yaxis={"range": [0, max(peak, segment_size) * 1.15], "title": "bytes"},
         margin={"l": 60, "r": 10, "t": 60, "b": 40},
         **play_controls([f"{f['appended']:,}" for f in frames], prefix="batches appended: ", duration_ms=250,
                         on_last=True),

@@ -20,7 +20,9 @@ Worked examples::
     ...     valid_list("cleanup.policy", parse_list("cleanup.policy", ",delete"), ("compact", "delete"))
     ... except ConfigException as refused:
     ...     print(refused)
-    ConfigException: Invalid value  for configuration cleanup.policy: String must be one of: compact, delete
+    ConfigException: Configuration 'cleanup.policy' values must not be empty.
+    >>> valid_list("cleanup.policy", ["compact", "compact"], ("compact", "delete"))
+    ['compact']
     >>> java_string(1e-05), java_string(0.5), java_string(1e7), java_string([1, "a"])
     ('1.0E-5', '0.5', '1.0E7', '[1, a]')
 """
@@ -179,7 +181,12 @@ def valid_string(name: str, value: str, allowed: Sequence[str]) -> None:
         raise invalid(name, value, "String must be one of: " + ", ".join(allowed))
 
 
-def valid_list(name: str, values: Sequence[str], allowed: Sequence[str]) -> None:
-    """``ValidList.in``: every item, empty ones included, is one of ``allowed``."""
-    for value in values:
+def valid_list(name: str, values: Sequence[str], allowed: Sequence[str]) -> list[str]:
+    """``ValidList.in`` (an empty list allowed) after ``ConfigDef.parseValue`` drops repeated items (Kafka logs
+    a warning): no empty item, every item one of ``allowed``.  Returns the list without repeats."""
+    distinct = list(dict.fromkeys(values))
+    for value in distinct:
+        if not value:
+            raise ConfigException(f"ConfigException: Configuration '{name}' values must not be empty.")
         valid_string(name, value, allowed)
+    return distinct

@@ -4,30 +4,32 @@
 dashboard uses.  A case has the ``server-assign`` shape (``topics``, ``topic_ids``,
 ``subscription_type``, ``members`` with ``id``, ``topics`` and ``current_assignment``); each step is one
 assignment computation.  An omitted ``current_assignment`` is the previous step's answer for the same
-member id (a member that joins starts empty); an omitted ``subscription_type`` is computed from the
-names; omitted ``topic_ids`` are derived from the names.  Names of topics that do not exist are
+member id, in Kafka's order (a member that joins starts empty); an omitted ``subscription_type`` is computed
+from the names; omitted ``topic_ids`` are derived from the names.  Names of topics that do not exist are
 skipped, as Kafka's ``TopicIds`` skips them.  Unlike a consumer group, a partition may be held by
 several members at once.
 
 Worked example (asserted in tests/engine/coordinator/test_share_assign.py): three partitions, five members — every
-partition is shared::
+partition has ``ceil(5 / 3) = 2`` members, and ``m1``, first in ``memberIds()`` order, wants two partitions::
 
     >>> out = share_assign({"steps": [{"topics": {"t": 3},
     ...     "members": [{"id": m, "topics": ["t"]} for m in ("m1", "m2", "m3", "m4", "m5")]}]})
     >>> share_assignment_to_json(out.steps[0].assignment)
-    {'m1': ['t-2'], 'm2': ['t-0'], 'm3': ['t-1'], 'm4': ['t-2'], 'm5': ['t-0']}
+    {'m1': ['t-0', 't-1'], 'm2': ['t-0'], 'm3': ['t-2'], 'm4': ['t-2'], 'm5': ['t-1']}
 
-Answers list each member's partitions sorted by topic name then partition (Kafka's own order is a
-``HashSet``'s and carries no meaning).  Limits (README): those of ``server-assign`` (steps <= 200,
-members <= 10,000 and partitions <= 200,000 per step); the work is estimated before it starts by the cost
-model (``step_shapes`` -> ``engine.cost.estimate_share_assignment``), and the command line refuses an estimate
-over its ceiling (``engine.budgets.check_share_assign``), as every other command does.
+Answers list each member's partitions sorted by topic name then partition; Kafka's own order (its
+``HashMap``/``HashSet`` iteration order) is kept in ``ShareStepResult.kafka_order`` and chained into the next
+step, where it decides which partitions an overfilled member gives up.  Limits (README): those of
+``server-assign`` (steps <= 200, members <= 10,000 and partitions <= 200,000 per step); the work is estimated
+before it starts by the cost model (``step_shapes`` -> ``engine.cost.estimate_share_assignment``), and the
+command line refuses an estimate over its ceiling (``engine.budgets.check_share_assign``), as every other
+command does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.budgets import check_share_assign
@@ -45,11 +47,14 @@ from engine.scenario import Scenario, TopicPartition, tp_sort_key
 
 @dataclass(frozen=True)
 class ShareStepResult:
-    """One step: every member's partitions (a partition may appear under several members)."""
+    """One step: every member's partitions (a partition may appear under several members), sorted, and in
+    Kafka's order (``kafka_order``: the iteration order of each member's assignment, which the coordinator
+    records and reads back as the next computation's current assignment)."""
 
     assignment: Assignment
     subscription_type: str
     current_assignment: Assignment
+    kafka_order: Assignment = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"assignment": share_assignment_to_json(self.assignment)}
@@ -115,7 +120,7 @@ def assign_steps(assignor: str, steps: list[_StepIn], dashboard: bool = False) -
         known_ids.update(step.topic_ids)
         result = _run_step(index, step, chosen.assign, known_ids, previous)
         results.append(result)
-        previous = result.assignment
+        previous = result.kafka_order
     return ShareAssignResult(chosen.name, results)
 
 
@@ -171,10 +176,10 @@ def _run_step(index: int, step: _StepIn, assign: ShareAssignFunction, known_ids:
     names = {uuid: name for name, uuid in ids.items()}
     found = assign(spec, describer)
     order = _topic_order(names.values())
-    lists = {m.id: sorted((TopicPartition(names[t], p) for t, p in found.get(m.id, ())),
-                          key=lambda tp: (order[tp.topic], tp.partition)) for m in step.members}
+    kafka = {m.id: [TopicPartition(names[t], p) for t, p in found.get(m.id, ())] for m in step.members}
+    lists = {mid: sorted(tps, key=lambda tp: (order[tp.topic], tp.partition)) for mid, tps in kafka.items()}
     held = {mid: [TopicPartition(t, p) for t, p in tps] for mid, tps in current.items()}
-    return ShareStepResult(lists, spec.subscription_type, held)
+    return ShareStepResult(lists, spec.subscription_type, held, kafka)
 
 
 # ------------------------------------------------------------------------------ what the pages show

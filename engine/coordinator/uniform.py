@@ -3,9 +3,11 @@
 A port of ``UniformAssignor`` with its two builders:
 
 * ``UniformHomogeneousAssignmentBuilder`` (every member subscribes to the same topics): quota =
-  total / members, the first ``total % members`` members in ``HashMap`` order get one more whatever
-  they own; each member keeps whole topics of its current assignment while they fit, then the first
-  partitions of its ``HashSet<Integer>``; the unassigned partitions (topic by topic in
+  total / members, and ``total % members`` members get one more; each member, in ``HashMap`` order,
+  keeps whole topics of its current assignment while they fit, then the first partitions of its
+  ``HashSet<Integer>``.  An extra goes to a member that already holds ``quota + 1``; a member that
+  holds less gives its extra up to a later member, unless it is one of the last members that must
+  take the remaining extras (KAFKA-18688).  The unassigned partitions (topic by topic in
   ``HashSet<Uuid>`` order, then the revoked ones) fill the unfilled members in ``HashMap`` order.
 * ``UniformHeterogeneousAssignmentBuilder``: keep what is still subscribed, hand out unassigned
   partitions topic by topic (topics sorted by partitions per subscriber desc, subscribers asc,
@@ -114,13 +116,11 @@ def _revoke_over_quota(
     members = len(spec.member_ids)
     minimum, extra = divmod(total, members)
     unfilled: list[tuple[str, int]] = []
-    for member_id in spec.member_ids:
+    for index, member_id in enumerate(spec.member_ids):
         old = spec.members[member_id].assignment
         new: MemberPartitions | None = None
-        quota = minimum
-        if extra > 0:
-            quota += 1
-            extra -= 1
+        has_extra = extra > 0
+        quota = minimum + has_extra
         for topic_id, partitions in old.items():
             if topic_id not in subscribed:
                 new = new if new is not None else deep_copy_assignment(old)
@@ -139,8 +139,12 @@ def _revoke_over_quota(
                     if not len(parts):
                         new.remove(topic_id)
                     unassigned.append((topic_id, partition))
+        if quota > 0 and has_extra and members - index > extra:
+            quota -= 1  # an unfilled member gives the extra up, unless it is one of the last ``extra`` members
+            has_extra = False
         if quota > 0:
             unfilled.append((member_id, quota))
+        extra -= has_extra
         targets.put(member_id, old if new is None else new, new is not None)
     return unfilled
 

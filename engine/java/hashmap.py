@@ -15,6 +15,11 @@ their result lists need the full model:
   treeifying (``treeifyBin``) — modelled; a real tree bin (table >= 64) is not (its ``next`` order
   differs; ``treeified`` reports it).
 
+``TreeBinHashMap`` models a table bin by bin, tree bins included, and answers where buckets overflow;
+``hashset_order`` and ``compute_if_absent_order`` give a set's or a map's order after a sequence of
+operations, on the fast bucket-then-insertion rule while no bucket can overflow and by ``TreeBinHashMap``
+otherwise (the share groups' ``SimpleAssignor`` needs both).
+
 Example (asserted in tests/engine/coordinator/test_server_assign.py)::
 
     >>> s = JavaHashMap(integer_hash, 16)
@@ -25,22 +30,23 @@ Example (asserted in tests/engine/coordinator/test_server_assign.py)::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Generic, TypeVar
 
 from engine.java.strings import (
     HASHMAP_DEFAULT_CAPACITY,
     HASHMAP_MAX_CAPACITY,
+    hashmap_capacity,
     hashmap_spread,
     table_size_for,
     to_int32,
 )
+from engine.java.tree_bin import MIN_TREEIFY_CAPACITY, TREEIFY_THRESHOLD, TreeBinHashMap
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
-TREEIFY_THRESHOLD = 8
-MIN_TREEIFY_CAPACITY = 64
 
 
 def integer_hash(value: int) -> int:
@@ -188,3 +194,75 @@ def java_hashset(items: Iterable[K], hash_code: Callable[[K], int]) -> JavaHashM
     """``new HashSet<>(collection)`` of the items, in their given order."""
     items = list(items)
     return JavaHashMap.of(items, hash_code, hashset_copy_initial_capacity(len(items)))
+
+
+def compute_if_absent_order(spreads: Sequence[int], initial_capacity: int) -> tuple[list[int], int]:
+    """Iteration order of distinct keys that ``computeIfAbsent`` links, in order, into ``new
+    HashMap<>(initial_capacity)``, given their spread hashes: positions in ``spreads``, and the final table
+    length.
+
+    Every key enters at the head of its bucket and a resize keeps relative order, so while no bucket holds 8
+    keys the order is the final table's bucket, newest key first; otherwise ``TreeBinHashMap`` answers.
+
+    >>> compute_if_absent_order([1, 17, 33, 2], 16)
+    ([2, 1, 0, 3], 16)
+    >>> compute_if_absent_order([0, 32, 64, 96, 128, 160, 192, 224], 16)[1]  # 8 keys in bucket 0: 16 -> 32
+    32
+    """
+    capacity = table_size_for(max(initial_capacity, 0))
+    if len(spreads) - 1 > int(capacity * 0.75) or _may_overflow(spreads, capacity, TREEIFY_THRESHOLD):
+        exact: TreeBinHashMap[int, None] = TreeBinHashMap(lambda s: hashmap_spread(spreads[s]), initial_capacity)
+        for position in range(len(spreads)):  # spread(spread(h)) == h: the model spreads it back
+            exact.compute_if_absent(position, lambda: None)
+        return exact.keys(), exact.capacity
+    mask, newest_first = capacity - 1, len(spreads)
+    keys = [(spread & mask) * (newest_first + 1) + newest_first - s for s, spread in enumerate(spreads)]
+    return sorted(range(len(spreads)), key=keys.__getitem__), capacity
+
+
+def hashset_order(adds: Sequence[K], hash_code: Callable[[K], int], initial_capacity: int = 16,
+                  removes: Iterable[K] = (), then_adds: Sequence[K] = ()) -> list[K]:
+    """Iteration order of ``new HashSet<>(initial_capacity)`` after ``add``-ing ``adds``, ``remove``-ing
+    ``removes`` and ``add``-ing ``then_adds``, in order (``new HashSet<>(collection)`` asks
+    ``hashset_copy_initial_capacity``).
+
+    While no bucket can hold 9 keys, a key keeps its place in its bucket and removals never shrink the table,
+    so the order is the final table's bucket, then the order of adding; otherwise ``TreeBinHashMap`` answers.
+
+    >>> hashset_order([17, 1, 33, 0], integer_hash, removes=[1], then_adds=[1])
+    [0, 17, 33, 1]
+    """
+    removes = list(removes)
+    if len(adds) + len(then_adds) <= 1:
+        return [key for key in adds if key not in removes] + list(then_adds)
+    capacity = table_size_for(max(initial_capacity, 0))
+    added = dict.fromkeys(adds)
+    everything = {**added, **dict.fromkeys(then_adds)} if then_adds else added
+    spreads = {key: hashmap_spread(hash_code(key)) for key in everything}
+    if len(everything) > TREEIFY_THRESHOLD and _may_overflow(spreads.values(), capacity, TREEIFY_THRESHOLD + 1):
+        exact: TreeBinHashMap[K, None] = TreeBinHashMap(hash_code, initial_capacity)
+        for key in adds:
+            exact.put(key, None)
+        for key in removes:
+            exact.remove(key)
+        for key in then_adds:
+            exact.put(key, None)
+        return exact.keys()
+    gone = set(removes)
+    final = [key for key in added if key not in gone] if gone else list(added)
+    if then_adds:
+        final = list(dict.fromkeys([*final, *then_adds]))
+    mask = hashmap_capacity(max(len(added), len(final)), capacity) - 1
+    return sorted(final, key=lambda key: spreads[key] & mask)  # stable: order of adding within a bucket
+
+
+def bucket_may_overflow(keys: Iterable[K], hash_code: Callable[[K], int], initial_capacity: int = 16) -> bool:
+    """Whether ``add``-ing the keys to ``new HashSet<>(initial_capacity)`` may make a bucket of 9 keys (Java then
+    doubles a short table or builds a tree bin): whether 9 of them share a bucket of the initial table."""
+    capacity = table_size_for(max(initial_capacity, 0))
+    return _may_overflow([hashmap_spread(hash_code(key)) for key in keys], capacity, TREEIFY_THRESHOLD + 1)
+
+
+def _may_overflow(spreads: Iterable[int], capacity: int, keys_in_a_bucket: int) -> bool:
+    counts = Counter(spread & (capacity - 1) for spread in spreads)
+    return bool(counts) and max(counts.values()) >= keys_in_a_bucket

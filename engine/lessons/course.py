@@ -1,4 +1,4 @@
-"""The course: fourteen lessons for new engineers, every answer computed by the live engine.
+"""The course: fifteen lessons for new engineers, every answer computed by the live engine.
 
 Why partitions -> where a key lands -> the four client assignors on the reference examples -> a consumer leaves
 (eager vs cooperative) -> static membership and rolling restarts -> the new consumer protocol -> sizing a
@@ -18,7 +18,8 @@ consumers on one partition).  Each step is built on demand
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine.comparison import CLIENT, SERVER, Assignor, outcomes, revoked_count
 from engine.consumer.assignment import AssignmentView
@@ -34,6 +35,9 @@ from engine.scenario import GroupState, Scenario
 from engine.server.timer.driver import simulate
 from engine.server.timer.model import TaskSpec, WheelConfig
 from engine.sizing import partitions_needed, seed_article_partitions
+
+if TYPE_CHECKING:
+    from engine.coordinator.share_assignment import ShareStepResult
 
 REMAP_KEYS = 10_000  # keys "key-0" .. "key-9999"
 REMAP_FROM, REMAP_TO = 12, 16
@@ -237,39 +241,93 @@ def _wheel() -> Lesson:
     ))
 
 
-# ----------------------------------------------------------------------- share groups (KIP-932, issue 24)
+# ---------------------------------------------------------------------------------- share groups (KIP-932)
 
 ONE_CONSUMER_PER_PARTITION = ArticleNote(
     "004", "each partition of a topic belongs to only one consumer of the group; two consumers of a group "
     "never read the same partition",
-    "true for a consumer group; in a share group (KIP-932, production-ready in Kafka 4.2) several members "
-    "read one partition, each record locked to one of them", kind="exception")
+    "true for a consumer group; in a share group (KIP-932) several members read one partition, each record "
+    "locked to one of them", kind="exception")
+SIMPLE_ASSIGNOR = ("org.apache.kafka.coordinator.group.assignor.SimpleAssignor (group.share.assignors=simple), "
+                   "SimpleHomogeneousAssignmentBuilder")
+
+
+def _names(items: Iterable[str]) -> str:
+    return ", ".join(items) or "-"
+
+
+def _sharing_facts(scenario: Scenario, first: ShareStepResult) -> dict[str, Any]:
+    """Step 0: how many members each partition gets and who reads two (against a consumer group's idle count)."""
+    from engine.coordinator.simple import desired_sharing
+
+    state, readers = scenario.first, first.members_of()
+    consumer_idle = sum(1 for tps in outcomes(scenario, SERVER["uniform"])[0].assignment.values() if not tps)
+    return {"partitions": state.total_partitions, "consumers": len(state.members), "consumer_idle": consumer_idle,
+            "sharing": desired_sharing(len(state.members), state.total_partitions),
+            "each": min(len(ms) for ms in readers.values()), "most": max(len(ms) for ms in readers.values()),
+            "readers": ", ".join(f"{tp}: {len(ms)}" for tp, ms in sorted(readers.items())),
+            "memberships": sum(len(tps) for tps in first.assignment.values()),
+            "two": sum(1 for tps in first.assignment.values() if len(tps) == 2),
+            "two_names": _names(m for m, tps in first.assignment.items() if len(tps) == 2)}
+
+
+def _leave_facts(scenario: Scenario, before: ShareStepResult, after: ShareStepResult) -> dict[str, Any]:
+    """Step 1: the member that leaves, the even split of the rest, and who gains its partitions."""
+    from engine.coordinator.share_assignment import share_changes
+    from engine.coordinator.simple import desired_counts, desired_sharing
+
+    left = next(m for m in scenario.steps[0].member_ids if m not in scenario.steps[1].member_ids)
+    stayed, partitions = len(scenario.steps[1].members), scenario.steps[1].total_partitions
+    changes = [c for c in share_changes(before.assignment, after.assignment) if not c.left]
+    readers = before.members_of()
+    return {"left": left, "left_held": _names(str(tp) for tp in before.assignment[left]),
+            "short": min(len(readers[tp]) - 1 for tp in before.assignment[left]), "stayed": stayed,
+            "stayed_sharing": desired_sharing(stayed, partitions),
+            "stayed_want_two": desired_counts(stayed, partitions).count(2),
+            "gained": sum(1 for c in changes if c.gained),
+            "gainers": _names(f"{c.member} ({_names(map(str, c.gained))})" for c in changes if c.gained),
+            "lost_on_leave": sum(1 for c in changes if c.lost), "kept_on_leave": stayed - len(changes)}
+
+
+def _join_facts(scenario: Scenario, before: ShareStepResult, after: ShareStepResult) -> dict[str, Any]:
+    """Step 2: the member that joins and the members that give partitions back to make room for it."""
+    from engine.coordinator.share_assignment import share_changes
+    from engine.coordinator.simple import desired_counts
+
+    joined = next(m for m in scenario.steps[2].member_ids if m not in scenario.steps[1].member_ids)
+    size, partitions = len(scenario.steps[2].members), scenario.steps[2].total_partitions
+    changes = share_changes(before.assignment, after.assignment)
+    return {"joined": joined, "join_size": size, "join_want_two": desired_counts(size, partitions).count(2),
+            "lost": sum(1 for c in changes if c.lost),
+            "losers": _names(c.member for c in changes if c.lost),
+            "given_back": _names(str(tp) for c in changes for tp in c.lost),
+            "joiner_got": _names(str(tp) for c in changes if c.joined for tp in c.gained)}
 
 
 def _share_groups() -> Lesson:
-    """Share groups on the share-group preset: 8 consumers, 3 partitions, then C3 leaves (answers computed by
-    ``engine.coordinator.share_assignment``, the port of Kafka's SimpleAssignor)."""
-    from engine.coordinator.share_assignment import share_assign, share_changes
+    """Share groups on the share-group preset: 8 consumers, 3 partitions, then C3 leaves and C8 joins (answers
+    computed by ``engine.coordinator.share_assignment``, the port of Kafka's SimpleAssignor)."""
+    from engine.coordinator.share_assignment import share_assign
 
     scenario = build_preset("share-group")
     steps = share_assign(scenario).steps
-    readers = steps[0].members_of()
-    idle = sum(1 for tps in steps[0].assignment.values() if not tps)
-    changed = [c for c in share_changes(steps[0].assignment, steps[1].assignment) if not c.left]
-    consumer_idle = sum(1 for tps in outcomes(scenario, SERVER["uniform"])[0].assignment.values() if not tps)
-    facts = {"partitions": scenario.first.total_partitions, "consumers": len(scenario.first.members),
-             "idle": idle, "consumer_idle": consumer_idle, "most": max(len(ms) for ms in readers.values()),
-             "readers": ", ".join(f"{tp}: {len(ms)}" for tp, ms in sorted(readers.items())),
-             "changed": len(changed), "left": "C3"}
-    kafka = "org.apache.kafka.coordinator.group.assignor.SimpleAssignor (group.share.assignors=simple)"
+    facts = {**_sharing_facts(scenario, steps[0]), **_leave_facts(scenario, steps[0], steps[1]),
+             **_join_facts(scenario, steps[1], steps[2])}
     link = PageLink("pages/1_Assignments.py", (("preset", "share-group"),))
+    scene = scene_of(scenario.first)
+
+    def rebalance(step: int) -> PageLink:
+        return PageLink("pages/2_Rebalance.py", (("preset", "share-group"), ("rebalance.step", str(step))))
+
     return Lesson("share", (
-        LessonStep("share.idle", "number", idle, facts, kafka, scene=scene_of(scenario.first), link=link,
+        LessonStep("share.readers", "number", facts["each"], facts, SIMPLE_ASSIGNOR, scene=scene, link=link,
                    article=ONE_CONSUMER_PER_PARTITION),
-        LessonStep("share.most", "number", facts["most"], facts, kafka, scene=scene_of(scenario.first), link=link),
-        LessonStep("share.leave", "number", len(changed), facts,
-                   kafka + "#assign (step 3: members keep what they hold)", scene=scene_of(scenario.first),
-                   link=PageLink("pages/2_Rebalance.py", (("preset", "share-group"), ("rebalance.step", "1")))),
+        LessonStep("share.two", "number", facts["two"], facts, SIMPLE_ASSIGNOR, scene=scene, link=link),
+        LessonStep("share.leave", "number", facts["gained"], facts,
+                   SIMPLE_ASSIGNOR + "#assignRemainingPartitions",
+                   scene=scene_of(scenario.first, steps[0].assignment), link=rebalance(1)),
+        LessonStep("share.join", "number", facts["lost"], facts, SIMPLE_ASSIGNOR + "#revokeOverfilledMembers",
+                   scene=scene_of(scenario.steps[1], steps[1].assignment), link=rebalance(2)),
     ))
 
 

@@ -100,7 +100,8 @@ def _producer() -> Lesson:
 
 
 INDEX_ENTRIES: Final = ((6, 0), (14, 328), (22, 656), (30, 984))  # seed article 002's offset index
-RETENTION_DOC: Final = {"config": {"segment.bytes": 5000, "retention.ms": 10_000},
+# segments of 5,000 bytes (internal.segment.bytes: segment.bytes is at least 1 MiB) hold four 1,231-byte batches
+RETENTION_DOC: Final = {"config": {**partition_log.segment_size_config(5000), "retention.ms": 10_000},
                         "workload": {"batches": 10, "records_per_batch": 10, "key_bytes": 8, "keys": 3,
                                      "interval_ms": 1000}}
 RETENTION_AT_MS: Final = 14_500
@@ -116,7 +117,7 @@ def _log() -> Lesson:
                    "largest_timestamp_ms": f"{s['largest_timestamp']:,}"} for s in before["segments"])
     return Lesson("log", (
         LessonStep("log.segment", "number", seed["segments"][1]["base_offset"],
-                   {"segment_bytes": partition_log.SEED_133["config"]["segment.bytes"],
+                   {"segment_bytes": partition_log.segment_size_property(seed["config"])[1],
                     "batch_bytes": first["bytes"] // (first["last_offset"] + 1), "last": first["last_offset"],
                     "file": seed["segments"][1]["segment"]},
                    "org.apache.kafka.storage.internals.log.LogSegment#shouldRoll", link=LOG_PAGE),

@@ -1,24 +1,26 @@
 """One producer, one broker, a few partitions: what ends up in each partition's log when requests fail, with and
 without idempotence: the engine of the Producer page and of ``python -m engine produce``.
 
-The pieces follow Kafka 4.0's code: ``producer_config`` (``ProducerConfig``), ``accumulator``
-(``RecordAccumulator``), ``transaction_manager`` (``TransactionManager``), ``sender`` (``Sender`` +
-``NetworkClient``) and, on the broker, ``engine.storage.producer_state`` (``ProducerStateManager``).  Time is
-virtual (milliseconds) and jumps from one event to the next; there is no randomness.
+The pieces follow Kafka's code (the release ``engine.release`` names for ``produce``): ``producer_config``
+(``ProducerConfig``), ``accumulator`` (``RecordAccumulator``), ``transaction_manager`` (``TransactionManager``),
+``sender`` (``Sender`` + ``NetworkClient``) and, on the broker, ``engine.storage.producer_state``
+(``ProducerStateManager``).  Time is virtual (milliseconds) and jumps from one event to the next; there is no
+randomness.
 
 Worked examples (run by ``tests/engine/test_worked_examples.py``): three records A, B, C (0, 1, 2) sent 1 ms apart
-to one partition, 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
+to one partition with ``linger.ms`` 0 (each its own batch and request; released Kafka's 5 ms would put them in one
+batch), 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
 
 * ``enable.idempotence=false``, ``max.in.flight=5``: the log is B, C, A (seed article 002's "BCA"):
 
     >>> ABC = {"partitions": 1, "records": 3, "interval_ms": 1, "latency_ms": 20,
     ...        "faults": [{"request": 1, "kind": "not_leader"}]}
-    >>> cli_produce({**ABC, "config": {"enable.idempotence": False}})["partitions"][0]["order"]
+    >>> cli_produce({**ABC, "config": {"linger.ms": 0, "enable.idempotence": False}})["partitions"][0]["order"]
     [1, 2, 0]
 
 * ``max.in.flight=1`` (no idempotence): A, B, C; the partition is muted while A's request is out:
 
-    >>> one = {"enable.idempotence": False, "max.in.flight.requests.per.connection": 1}
+    >>> one = {"linger.ms": 0, "enable.idempotence": False, "max.in.flight.requests.per.connection": 1}
     >>> cli_produce({**ABC, "config": one})["partitions"][0]["order"]
     [0, 1, 2]
 
@@ -26,7 +28,7 @@ to one partition, 20 ms one-way latency, the first request answered ``NOT_LEADER
   producer accepts B's sequence 1 as a first batch, so A's sequence 0 is answered
   ``OUT_OF_ORDER_SEQUENCE_NUMBER`` on every retry until ``delivery.timeout.ms`` (120 s) expires it:
 
-    >>> run = cli_produce({**ABC, "config": {}})
+    >>> run = cli_produce({**ABC, "config": {"linger.ms": 0}})
     >>> run["partitions"][0]["order"], [(b["records"], b["state"]) for b in run["batches"]]
     ([1, 2], [([0], 'failed'), ([1], 'acked'), ([2], 'acked')])
     >>> sorted({b["broker"] for q in run["requests"] for b in q["batches"] if b["batch"] == 1})
@@ -35,8 +37,8 @@ to one partition, 20 ms one-way latency, the first request answered ``NOT_LEADER
     ('TimeoutException (delivery.timeout.ms)', [120000])
 
 Input (the regular form; ``timeline`` replaces ``records``, ``interval_ms``, ``value_bytes`` and
-``key_bytes`` with one entry per record, and ``defaults`` picks ``"code-line"`` (the default, as the vectors)
-or ``"released"`` (``linger.ms`` 5))::
+``key_bytes`` with one entry per record, and ``defaults`` picks ``"released"`` (the default: released Kafka's,
+``linger.ms`` 5) or ``"3.x"`` (a 3.x producer's, ``linger.ms`` 0))::
 
     {"config": {"enable.idempotence": false, "max.in.flight.requests.per.connection": 5},   # Kafka names
      "partitions": 1, "records": 3, "interval_ms": 1, "value_bytes": 100, "key_bytes": null,
@@ -57,7 +59,7 @@ from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumula
 from engine.producer.producer_config import ProducerSettings, resolve
 from engine.producer.sender import FAULTS, PRODUCER_ID, Request, Sender
 from engine.producer.transaction_manager import TransactionManager
-from engine.release import CODE_LINE, RELEASED, follows, release_named
+from engine.release import RELEASED, defaults_named, model
 
 MAX_RECORDS: Final = 2_000
 MAX_PARTITIONS: Final = 8
@@ -69,12 +71,6 @@ MAX_PASSES: Final = 10_000  # Sender passes in a whole run (the vectors' largest
 MAX_FRAMES: Final = 150
 FRAME_BATCHES: Final = 60  # engine.charts.producer.MAX_ANIMATED_BATCHES: the batches an animation draws
 FRAME_LOG: Final = 41  # records per log a frame keeps: its title shows 40 and "..." after them
-NOT_VERIFIED: Final = (
-    "Checked against Kafka's own code (RecordAccumulator, Sender, TransactionManager, ProducerStateManager): "
-    "batching and linger, drain order, retries, delivery.timeout.ms, idempotent sequences and epoch bumps. "
-    "Modelled from NetworkClient but not checked against Kafka: request timeouts and disconnects (the "
-    "timeout_after_write and timeout_before_write faults)."
-)
 MAX_VALUE_BYTES: Final = 1_000_000
 MAX_KEY_BYTES: Final = 10_000
 MAX_ARRIVAL_MS: Final = 10**12  # a timeline's t_ms (arrivals after max_time_ms only truncate the run)
@@ -122,8 +118,7 @@ def parse_spec(raw: Any) -> ProduceSpec:
     unknown = sorted(set(raw) - FIELDS)
     if unknown:
         raise ScenarioError(f"input: unknown field {unknown[0]!r} (known: {', '.join(sorted(FIELDS))})")
-    release = release_named(raw.get("defaults", CODE_LINE.key))
-    settings = resolve(raw.get("config", {}), release)
+    settings = resolve(raw.get("config", {}), defaults_named(raw.get("defaults", RELEASED.key)))
     if raw.get("config", {}).get("transactional.id") is not None:
         raise ScenarioError(
             "transactional.id: transactional sends are not modelled by produce (see the "
@@ -353,8 +348,9 @@ def report(run: ProduceRun) -> dict[str, Any]:
     sender, s = run.sender, run.spec.settings
     parts = [partition_report(run, p) for p in range(run.spec.partitions)]
     return {
-        "follows": follows(s.release),
-        "not_verified": NOT_VERIFIED,
+        "follows": model("produce").follows,
+        "defaults": s.defaults.label,
+        "not_verified": model("produce").not_verified,
         "effective_config": s.to_dict(),
         "notes": list(s.notes),
         "end_ms": run.end_ms,
@@ -424,7 +420,7 @@ def cli_produce(document: Any) -> dict[str, Any]:
 def _preset(
     config: dict[str, Any], faults: list[tuple[int, str]], records: int = 4, **more: Any
 ) -> dict[str, Any]:
-    """A page preset: released 4.0's defaults, except ``linger.ms`` 0 so that each record, 1 ms after the last,
+    """A page preset: released Kafka's defaults, except ``linger.ms`` 0 so that each record, 1 ms after the last,
     is its own batch and request, as in the seed articles (with the released 5 ms they would share one)."""
     return {
         "config": {"linger.ms": 0, **config},
@@ -433,7 +429,7 @@ def _preset(
         "interval_ms": 1,
         "latency_ms": 20,
         "faults": [{"request": n, "kind": k} for n, k in faults],
-        "defaults": RELEASED.key,  # the page shows released 4.0's defaults
+        "defaults": RELEASED.key,
         **more,
     }
 

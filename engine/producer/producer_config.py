@@ -1,4 +1,4 @@
-"""The producer settings that decide ordering and duplicates, resolved exactly as Kafka 4.0's
+"""The producer settings that decide ordering and duplicates, resolved exactly as Kafka's
 ``ProducerConfig.postProcessAndValidateIdempotenceConfigs`` and ``KafkaProducer.configureDeliveryTimeout`` do.
 
 * ``enable.idempotence`` defaults to **true** (since Kafka 3.0, KIP-679); seed article 004 says false.
@@ -11,8 +11,8 @@
 * ``transactional.id`` without idempotence is a ``ConfigException``.
 * ``delivery.timeout.ms`` must be >= ``linger.ms + request.timeout.ms``: an explicit smaller value is a
   ``ConfigException``, the default is raised to that sum.
-* Defaults: those of the 4.0 code line the vectors follow (``linger.ms`` 0) unless ``released`` is asked for:
-  released 4.0 lingers 5 ms (KIP-1030).
+* Defaults: released Kafka's (``linger.ms`` 5 since 4.0, KIP-1030), or a 3.x producer's (``linger.ms`` 0) when
+  ``BEFORE_4_0`` is asked for.
 * ``acks`` is a ``ConfigDef`` STRING matched exactly (after trimming) against ``all``, ``-1``, ``0``, ``1``.
 
 Worked examples (run by ``tests/engine/test_worked_examples.py``; more in
@@ -31,8 +31,8 @@ Worked examples (run by ``tests/engine/test_worked_examples.py``; more in
     ... except ConfigException as refused:
     ...     print(refused)
     ConfigException: Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1
-    >>> resolve({}).linger_ms, resolve({}, RELEASED).linger_ms
-    (0, 5)
+    >>> resolve({}).linger_ms, resolve({}, BEFORE_4_0).linger_ms
+    (5, 0)
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from engine.common.config_def import (
     valid_string,
 )
 from engine.errors import LimitError, ScenarioError
-from engine.release import CODE_LINE, RELEASED, Release
+from engine.release import BEFORE_4_0, RELEASED, Defaults
 
 INT_MAX: Final = 2**31 - 1
 MAX_IN_FLIGHT_FOR_IDEMPOTENCE: Final = (
@@ -61,21 +61,20 @@ MAX_IN_FLIGHT_FOR_IDEMPOTENCE: Final = (
 MAX_REQUEST_SIZE: Final = 1_048_576  # max.request.size
 RECONNECT_BACKOFF_MS: Final = 50  # reconnect.backoff.ms (its jitter is not modelled)
 ACKS_VALUES: Final = ("all", "-1", "0", "1")
-DEFAULTS: Final[dict[str, Any]] = {  # ProducerConfig's defaults on the 4.0 code line the vectors follow
+DEFAULTS: Final[dict[str, Any]] = {  # ProducerConfig's defaults in released Kafka
     "enable.idempotence": True,
     "acks": "all",
     "retries": INT_MAX,
     "max.in.flight.requests.per.connection": 5,
     "delivery.timeout.ms": 120_000,
     "request.timeout.ms": 30_000,
-    "linger.ms": 0,
+    "linger.ms": 5,  # KIP-1030 (0 before Kafka 4.0)
     "batch.size": 16_384,
     "retry.backoff.ms": 100,
     "retry.backoff.max.ms": 1_000,
     "transactional.id": None,
 }
-RELEASED_DEFAULTS: Final[dict[str, Any]] = {**DEFAULTS, "linger.ms": 5}  # KIP-1030: released 4.0 lingers 5 ms
-RELEASE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {CODE_LINE.key: DEFAULTS, RELEASED.key: RELEASED_DEFAULTS}
+TABLES: Final[dict[Defaults, dict[str, Any]]] = {RELEASED: DEFAULTS, BEFORE_4_0: {**DEFAULTS, "linger.ms": 0}}
 
 
 ConfigError = ConfigException  # Kafka's ``ConfigException``: the message is Kafka's
@@ -97,7 +96,7 @@ class ProducerSettings:
     retry_backoff_max_ms: int
     user_set: frozenset[str] = frozenset()
     notes: tuple[str, ...] = field(default=())
-    release: Release = CODE_LINE  # whose defaults filled the properties left out
+    defaults: Defaults = RELEASED  # whose defaults filled the properties left out
 
     @property
     def guarantee_message_order(self) -> bool:
@@ -192,12 +191,12 @@ def _read(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]
     return v
 
 
-def resolve(raw: Mapping[str, Any], release: Release = CODE_LINE) -> ProducerSettings:
+def resolve(raw: Mapping[str, Any], defaults: Defaults = RELEASED) -> ProducerSettings:
     """User-set properties (Kafka names) -> effective settings, raising Kafka's ``ConfigException``s; the
-    properties left out take ``release``'s defaults (the 4.0 code line's, or released 4.0's)."""
+    properties left out take the ``defaults`` table (released Kafka's, or a 3.x producer's)."""
     if not isinstance(raw, Mapping):
         raise ScenarioError(f"config: expected an object of producer properties, got {type(raw).__name__}")
-    v = _read(raw, RELEASE_DEFAULTS[release.key])
+    v = _read(raw, TABLES[defaults])
     user = frozenset(raw)
     acks = parse_acks(v["acks"])
     idempotence, notes = _idempotence(v, acks, "enable.idempotence" in user)
@@ -221,7 +220,7 @@ def resolve(raw: Mapping[str, Any], release: Release = CODE_LINE) -> ProducerSet
         v["retry.backoff.max.ms"],
         user,
         tuple(notes),
-        release,
+        defaults,
     )
 
 

@@ -12,6 +12,10 @@
   taken to be in sync); a surviving leader keeps its partitions; a preferred-leader election moves
   leadership back to the first replica where it is alive.
 * Decommissioning a broker and the reassignment file: ``engine.server.reassignment``.
+* ``python -m engine replicas`` (``cli_replicas``) answers with AdminUtils (spec section 6) unless the input
+  says ``"placer": "striped"``: then ``StripedReplicaPlacer`` (``engine.metadata.placement.striped``, what a
+  KRaft controller and, from Kafka 4.1 on, ``kafka-reassign-partitions.sh --generate`` use) with
+  ``new Random(seed)`` (``"seed"``, a Java long, 0 when left out; brokers may say ``"fenced": true``).
 
 Worked example (asserted in tests/engine/server/test_replicas.py): brokers 0..4 without racks, 10 partitions,
 replication factor 3, fixed start index 0 -> partition 0 on [0, 1, 2], partition 5 on [0, 2, 3]
@@ -22,17 +26,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.budgets import check_replicas
+from engine.budgets import check_estimate, check_replicas
+from engine.cost.computations import estimate_replicas
+from engine.cost.model import Estimate
 from engine.errors import EngineError, KafkaError, LimitError
+from engine.java.random import LONG_MAX, LONG_MIN
 from engine.java.strings import string_compare_key, to_int32
+from engine.metadata.placement.striped import PlacementError, UsableBroker, place_striped, racks_walked
+from engine.release import follows
 
 MAX_BROKERS = 10_000
 MAX_PARTITIONS = 100_000
 MAX_REPLICAS_TOTAL = 1_000_000
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+SHORT_MIN, SHORT_MAX = -(2**15), 2**15 - 1
+ADMIN_UTILS, STRIPED = "admin-utils", "striped"
+PLACERS = (ADMIN_UTILS, STRIPED)  # the ``placer`` input field of ``python -m engine replicas``
 
 
 class KafkaAdminError(KafkaError):
@@ -235,19 +247,27 @@ def parse_brokers(raw: Any) -> list[Broker]:
 
 
 def cli_replicas(payload: Any) -> dict[str, Any]:
-    """``python -m engine replicas`` (spec section 6); Kafka exceptions come back as ``{"error"}``."""
+    """``python -m engine replicas`` (spec section 6); Kafka exceptions come back as ``{"error"}``.
+
+    ``"placer"`` picks the Kafka class: ``"admin-utils"`` (the default, the spec's ``AdminUtils``) or
+    ``"striped"`` (``StripedReplicaPlacer``, ``_cli_striped``).
+    """
     if not isinstance(payload, dict):
         raise EngineError(f"input: must be a JSON object, got {type(payload).__name__}")
+    placer = payload.get("placer", ADMIN_UTILS)
+    if placer not in PLACERS or not isinstance(placer, str):
+        raise EngineError(f"placer: must be one of {', '.join(map(repr, PLACERS))}, got {placer!r:.60}")
+    if placer == STRIPED:
+        return _cli_striped(payload)
+    for key in ("seed",):
+        if key in payload:
+            raise EngineError(f"{key}: only with placer 'striped' (AdminUtils draws from an unseeded Random)")
     brokers = parse_brokers(payload.get("brokers"))
     partitions = _int("partitions", payload.get("partitions"))
     rf = _int("replication_factor", payload.get("replication_factor"))
     fixed = _int("fixed_start_index", payload.get("fixed_start_index"), -1)
     start = _int("start_partition_id", payload.get("start_partition_id"), -1)
-    if partitions > MAX_PARTITIONS:
-        raise LimitError(f"partitions: at most {MAX_PARTITIONS}, got {partitions}")
-    if partitions * max(rf, 0) > MAX_REPLICAS_TOTAL:
-        raise LimitError(f"partitions x replication_factor: at most {MAX_REPLICAS_TOTAL}, got "
-                         f"{partitions * rf}")
+    _check_sizes(partitions, rf)
     check_replicas([b.rack for b in brokers], partitions, rf)  # the work budget (README, "Limits")
     try:
         placement = assign_replicas_to_brokers(brokers, partitions, rf, fixed, start)
@@ -257,6 +277,89 @@ def cli_replicas(payload: Any) -> dict[str, Any]:
     if placement.rack_alternated_broker_list is not None:
         out["rack_alternated_broker_list"] = placement.rack_alternated_broker_list
     return out
+
+
+def _check_sizes(partitions: int, rf: int) -> None:
+    if partitions > MAX_PARTITIONS:
+        raise LimitError(f"partitions: at most {MAX_PARTITIONS}, got {partitions}")
+    if partitions * max(rf, 0) > MAX_REPLICAS_TOTAL:
+        raise LimitError(f"partitions x replication_factor: at most {MAX_REPLICAS_TOTAL}, got "
+                         f"{partitions * rf}")
+
+
+def _seed(value: Any) -> int:
+    """``seed``: the Java ``long`` given to ``new Random(seed)``; 0 when left out."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not LONG_MIN <= value <= LONG_MAX:
+        raise EngineError(f"seed: must be a 64-bit integer (a Java long), got {value!r:.60}")
+    return value
+
+
+def usable_brokers(raw: Any) -> list[UsableBroker]:
+    """``brokers`` for the striped placer: ``{"id", "rack", "fenced"}`` with distinct ids >= 0.
+
+    ``fenced`` (default false): registered but not caught up, so it may hold followers, never a leader.
+    KRaft broker ids are >= 0 (the placer answers -1 for "no broker").
+    """
+    brokers = parse_brokers(raw)
+    seen: set[int] = set()
+    out = []
+    for i, (b, item) in enumerate(zip(brokers, raw)):
+        fenced = item.get("fenced", False)
+        if not isinstance(fenced, bool):
+            raise EngineError(f"brokers[{i}].fenced: must be true or false, got {fenced!r:.60}")
+        if b.id < 0:
+            raise EngineError(f"brokers[{i}].id: a KRaft broker id is >= 0, got {b.id}")
+        if b.id in seen:
+            raise EngineError(f"brokers[{i}].id: {b.id} appears twice")
+        seen.add(b.id)
+        out.append(UsableBroker(b.id, b.rack, fenced))
+    return out
+
+
+def estimate_striped(brokers: Sequence[UsableBroker], partitions: int, rf: int) -> Estimate:
+    """The striped placement's work: the replicas' estimate, each rack it may walk past adding a replica's
+    seconds (measured at about a seventh of that: an upper bound) and no memory."""
+    walked = racks_walked(brokers, rf)
+    seconds = estimate_replicas(partitions, max(rf, 0) + walked).seconds
+    drivers = f"{partitions:,} partitions x replication factor {rf}"
+    return replace(estimate_replicas(partitions, rf), seconds=seconds,
+                   drivers=drivers + (f", up to {walked:,} racks walked past per partition" if walked else ""))
+
+
+def _cli_striped(payload: dict[str, Any]) -> dict[str, Any]:
+    """``"placer": "striped"``: ``new StripedReplicaPlacer(new Random(seed)).place(...)`` over ``brokers`` in
+    the given order; ``fixed_start_index`` and ``start_partition_id`` are refused (the placer draws its
+    starts from the Random and numbers the partitions from 0)."""
+    for key in ("fixed_start_index", "start_partition_id"):
+        if key in payload:
+            raise EngineError(f"{key}: does not apply to placer 'striped' (StripedReplicaPlacer draws its "
+                              "starts from the Random; leave it out)")
+    brokers = usable_brokers(payload.get("brokers"))
+    partitions = _int("partitions", payload.get("partitions"))
+    rf = _int("replication_factor", payload.get("replication_factor"))
+    if not SHORT_MIN <= rf <= SHORT_MAX:
+        raise EngineError(f"replication_factor: must be a 16-bit integer (PlacementSpec's short), got {rf}")
+    seed = _seed(payload.get("seed"))
+    _check_sizes(partitions, rf)
+    check_estimate("replicas", estimate_striped(brokers, partitions, rf))  # the work budget (README, "Limits")
+    try:
+        placement = place_striped(brokers, partitions, rf, seed)
+    except PlacementError as exc:
+        return {"error": str(exc)}
+    return {"follows": follows("replicas-striped"), "placer": STRIPED, "seed": seed,
+            "assignment": {str(p): r for p, r in placement.assignment.items()}}
+
+
+def generate_striped(brokers: Sequence[Broker], current: Mapping[int, Sequence[int]], removed: int,
+                     seed: int) -> dict[int, list[int]]:
+    """What ``kafka-reassign-partitions --generate --broker-list <the others>`` proposes for one topic with
+    ``StripedReplicaPlacer`` (Kafka 4.1 on): ``new Random(seed)`` over the remaining brokers, none fenced, with the
+    topic's partition count and replication factor (``ReassignPartitionsCommand.calculateAssignment``)."""
+    others = [UsableBroker(b.id, b.rack) for b in brokers if b.id != removed]
+    rf = len(next(iter(current.values())))
+    return place_striped(others, len(current), rf, seed).assignment
 
 
 # ----------------------------------------------------------------------------------- leadership

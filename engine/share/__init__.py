@@ -1,11 +1,12 @@
 """Share groups (KIP-932) on the broker side: record delivery inside one share partition.
 
 Kafka keeps this in ``core/src/main/java/kafka/server/share`` (``SharePartition``); the lab follows the
-4.0-line class the vectors were made from (``../shared/vectors/share_deliver.README.md``) and the released
-defaults of Kafka 4.2 (``settings.py``).  One concept per module:
+released class the vectors were made from (``../shared/vectors/share_deliver.README.md``) and its defaults
+(``settings.py``).  One concept per module:
 
-- ``record_state``: record states and acknowledge types;
-- ``settings``: the three broker configs, their ranges and released defaults, the release followed;
+- ``record_state``: record states, the moves Kafka allows between them, acknowledge types;
+- ``settings``: the three broker configs and the group's ``share.auto.offset.reset``, their ranges, released
+  defaults and refusals;
 - ``in_flight``: ``InFlightState`` / ``InFlightBatch``, the in-flight window's pieces;
 - ``acquisition_lock``: acquisition locks and the virtual-time timer that fires them;
 - ``share_partition``: ``SharePartition`` (acquire, acknowledge, release on leave, lock expiry, start offset);

@@ -7,8 +7,8 @@ consumers share ``P < N`` partitions; what that costs is measured on the engine'
 (one share partition with its share of the consumers, one of them crashing part-way):
 
 - the **in-flight limit** (``group.share.partition.max.record.locks``): no fetch is tried while the window
-  holds that many records and none is AVAILABLE, so about ``locks / max_records`` consumers can hold
-  batches at once on one partition; consumers beyond that wait;
+  holds that many records and none is AVAILABLE, and a fetch takes at most what the limit leaves, so about
+  ``locks / max_records`` consumers can hold batches at once on one partition; consumers beyond that wait;
 - a **crash**: the records the consumer held stay locked until ``share.record.lock.duration.ms`` runs out,
   then are delivered again (the records it had processed are processed twice);
 - **order per key** is lost: records of one key are processed by several consumers at once.
@@ -27,9 +27,10 @@ from math import ceil
 from typing import Final
 
 from engine.errors import InputError
+from engine.release import follows
 from engine.share.consumers import SimulationRun, Workload, simulate
 from engine.share.record_state import RecordState
-from engine.share.settings import RELEASE_FOLLOWED, ShareSettings
+from engine.share.settings import ShareSettings
 from engine.share.summary import DeliverySummary, summarize
 
 MAX_TARGET_RPS: Final = 10_000_000
@@ -76,7 +77,7 @@ class CapacityComparison:
     consumers_needed: int
     consumer_group_partitions: int
     share: ShareOption
-    kafka: str = RELEASE_FOLLOWED
+    kafka: str = follows("share-deliver")
 
 
 def compare(inputs: CapacityInputs) -> CapacityComparison:

@@ -1,13 +1,16 @@
 """One ``share-deliver`` case read at the boundary: settings, the log and time-ordered events.
 
 Everything is checked before any work (``../shared/spec/README.md`` section 10): settings inside Kafka's
-ranges, log and produced batches increasing with ``first <= last``, events in time order with a known
-``op``, ``max_records >= 1``, ack batches in order, not overlapping, with known types and a ``types`` list of
-the right length.  The first problem is one ``InputError`` line naming the field and the value.
+ranges, the optional ``group_config`` (``share.auto.offset.reset``, Kafka's default ``latest``), log and
+produced batches increasing with ``first <= last``, events in time order with a known ``op``,
+``max_records >= 1``, ack batches in order, not overlapping, with known types and a ``types`` list of the
+right length.  The first problem is one ``InputError`` line naming the field and the value.
 
 >>> case = parse_case({"log": [[0, 4]], "events": [{"t": 0, "op": "fetch", "member": "A", "max_records": 3}]})
->>> case.events[0], case.settings.max_record_locks
-(Fetch(t=0, member='A', max_records=3), 2000)
+>>> case.events[0], case.settings.max_record_locks, case.auto_offset_reset
+(Fetch(t=0, member='A', max_records=3), 2000, 'latest')
+>>> parse_case({"group_config": {"share.auto.offset.reset": "earliest"}, "events": []}).auto_offset_reset
+'earliest'
 >>> parse_case({"log": [[5, 4]], "events": []})
 Traceback (most recent call last):
 ...
@@ -23,7 +26,13 @@ from typing import Any, Final
 
 from engine.errors import InputError
 from engine.share.record_state import ACK_TARGETS
-from engine.share.settings import ShareSettings, parse_settings
+from engine.share.settings import (
+    AUTO_OFFSET_RESET_DEFAULT,
+    ResetStrategy,
+    ShareSettings,
+    parse_group_config,
+    parse_settings,
+)
 from engine.share.share_partition import AckBatch
 
 MAX_OFFSET: Final = 2**63 - 1  # a Java long
@@ -74,9 +83,12 @@ OPS: Final = ("fetch", "ack", "leave", "crash", "produce", "tick")
 
 @dataclass(frozen=True)
 class ShareCase:
+    """A parsed case: broker settings, the log, the events and the group's ``share.auto.offset.reset``."""
+
     settings: ShareSettings
     log: tuple[tuple[int, int], ...]
     events: tuple[Event, ...]
+    auto_offset_reset: ResetStrategy = AUTO_OFFSET_RESET_DEFAULT
 
     @property
     def all_batches(self) -> list[tuple[int, int]]:
@@ -171,6 +183,7 @@ def parse_case(raw: Any, field: str = "case") -> ShareCase:
     if not isinstance(raw, dict):
         raise InputError(f"{field}: expected an object with settings, log and events, got {type(raw).__name__}")
     settings = parse_settings(raw.get("settings"))
+    reset = parse_group_config(raw.get("group_config"))
     log_raw, events_raw = raw.get("log", []), raw.get("events")
     if not isinstance(log_raw, list):
         raise InputError(f"log: expected a list of [first, last] batches, got {type(log_raw).__name__}")
@@ -187,7 +200,7 @@ def parse_case(raw: Any, field: str = "case") -> ShareCase:
             end = event.last + 1
         events.append(event)
         previous_t = event.t
-    return ShareCase(settings, tuple(log), tuple(events))
+    return ShareCase(settings, tuple(log), tuple(events), reset)
 
 
 WINDOW_SLACK: Final = 4

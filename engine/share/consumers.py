@@ -6,9 +6,11 @@ processing fails every time), or REJECT for a record it refuses.  A fetch that g
 ``poll_ms`` (Kafka's ``fetch.max.wait.ms`` default, 500) and tries again.  One consumer may fail at
 ``failure_ms``: a **crash** (it stops; its locks run out later) or a **leave** (it closes its share session:
 its records are released at once).  Every event goes through the same ``replay.apply`` as the CLI, so the
-``SharePartition`` answers exactly as Kafka's 4.0-line class does; only the consumers' behaviour is the lab's.
+``SharePartition`` answers exactly as Kafka's class does; only the consumers' behaviour is the lab's.
 
-Records are produced up front in log batches of ``log_batch``; record ``o`` has key ``o % keys``.
+Records are produced up front in log batches of ``log_batch``; record ``o`` has key ``o % keys``.  The share
+group's ``share.auto.offset.reset`` is ``earliest`` (``RESET``): under Kafka's default ``latest`` the partition
+would start at the log end and the consumers would get none of the records produced before them.
 
 >>> run = simulate(Workload(records=20, consumers=2, max_records=5, processing_ms=100, failure=None))
 >>> run.final_start, sorted({h.member for h in run.handled}), len(run.handled)
@@ -28,12 +30,13 @@ from engine.share.case import WINDOW_SLACK, Ack, Crash, Event, Fetch, Leave, Tic
 from engine.share.log import ShareLog
 from engine.share.record_state import RecordState
 from engine.share.replay import Step, apply, check_window
-from engine.share.settings import ShareSettings
+from engine.share.settings import EARLIEST, ResetStrategy, ShareSettings
 from engine.share.share_partition import AckBatch, FetchResult, SharePartition
 
 MAX_RECORDS: Final = 100_000
 MAX_CONSUMERS: Final = 500
 POLL_MS: Final = 500  # fetch.max.wait.ms default: an empty share fetch waits this long
+RESET: Final[ResetStrategy] = EARLIEST  # the group's share.auto.offset.reset: records are produced up front
 FailureKind = Literal["crash", "leave"]
 
 
@@ -128,7 +131,8 @@ def check_workload(w: Workload) -> None:
 
 
 def window_cap(w: Workload) -> int:
-    """As ``case.window_cap``: twice the lock limit + one fetch + one log batch, at most every record."""
+    """As ``case.window_cap``: ``WINDOW_SLACK`` x (the lock limit + one fetch + one log batch), at most every
+    record."""
     return min(w.records, WINDOW_SLACK * (w.settings.max_record_locks + w.max_records + w.log_batch))
 
 
@@ -148,7 +152,7 @@ def simulate(w: Workload, observe: Observer | None = None) -> SimulationRun:
     after every event."""
     check_workload(w)
     log = ShareLog((first, min(first + w.log_batch, w.records) - 1) for first in range(0, w.records, w.log_batch))
-    partition = SharePartition(w.settings, log)
+    partition = SharePartition(w.settings, log, RESET)
     outcomes: list[Outcome] = []
     now = [0]
     partition.on_final = lambda f, la, state, limit: outcomes.append(Outcome(f, la, state, limit, now[0]))

@@ -5,9 +5,9 @@ the event acts: ``fetch`` acquires, ``ack`` acknowledges, ``leave`` releases the
 appends to the log, ``crash`` and ``tick`` only let time pass.
 
 >>> from engine.share.case import parse_case
->>> case = parse_case({"log": [[0, 4], [5, 9]], "events": [
-...     {"t": 0, "op": "fetch", "member": "A", "max_records": 3},
-...     {"t": 5, "op": "ack", "member": "A", "batches": [{"first": 0, "last": 1, "type": "ACCEPT"}]}]})
+>>> case = parse_case({"group_config": {"share.auto.offset.reset": "earliest"}, "log": [[0, 4], [5, 9]],
+...     "events": [{"t": 0, "op": "fetch", "member": "A", "max_records": 3},
+...                {"t": 5, "op": "ack", "member": "A", "batches": [{"first": 0, "last": 1, "type": "ACCEPT"}]}]})
 >>> steps = replay(case)
 >>> steps[0]["result"]
 {'fetch_offset': 0, 'acquired': [{'first': 0, 'last': 4, 'delivery_count': 1}]}
@@ -63,7 +63,7 @@ def apply(partition: SharePartition, event: Event) -> Step:
 def run(case: ShareCase, observe: Callable[[Step, SharePartition], None] | None = None) -> Iterator[Step]:
     """Each event's ``Step``; ``observe(step, partition)`` sees the partition right after it.  A window that
     outgrows ``window_cap`` (what the work estimate allowed) stops the run with the limit stated."""
-    partition = SharePartition(case.settings, ShareLog(case.log))
+    partition = SharePartition(case.settings, ShareLog(case.log), case.auto_offset_reset)
     cap = window_cap(case)
     for i, event in enumerate(case.events):
         step = apply(partition, event)

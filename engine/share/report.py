@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.share.case import Ack, Crash, Event, Fetch, Leave, Produce, Tick
-from engine.share.consumers import SimulationRun
+from engine.share.consumers import RESET, SimulationRun
 from engine.share.replay import Step
+from engine.share.settings import AUTO_OFFSET_RESET
 from engine.share.share_partition import FetchResult
 
 
@@ -38,10 +39,11 @@ def event_json(event: Event) -> dict[str, Any]:
 
 
 def case_json(run: SimulationRun) -> dict[str, Any]:
-    """The run as a ``share-deliver`` case: its settings, its log and every event in order."""
+    """The run as a ``share-deliver`` case: its settings, its group config, its log and every event in order."""
     w = run.workload
     log = [[f, min(f + w.log_batch, w.records) - 1] for f in range(0, w.records, w.log_batch)]
-    return {"settings": w.settings.as_json(), "log": log, "events": [event_json(s.event) for s in run.steps]}
+    return {"settings": w.settings.as_json(), "group_config": {AUTO_OFFSET_RESET: RESET}, "log": log,
+            "events": [event_json(s.event) for s in run.steps]}
 
 
 def _result(step: Step) -> str:

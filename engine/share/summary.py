@@ -21,9 +21,9 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from engine.release import follows
 from engine.share.consumers import SimulationRun
 from engine.share.record_state import RecordState
-from engine.share.settings import RELEASE_FOLLOWED
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class DeliverySummary:
     held_at_failure: int
     locked_after_failure_ms: int
     end_ms: int
-    kafka: str = RELEASE_FOLLOWED
+    kafka: str = follows("share-deliver")
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)

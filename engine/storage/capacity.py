@@ -93,8 +93,8 @@ def _check_inputs(bytes_per_day: int, partitions_per_broker: int, config: LogCon
         raise ScenarioError(
             f"partitions_per_broker: 1..{MAX_PARTITIONS_PER_BROKER:,}, got {partitions_per_broker}"
         )
-    if not 1 <= batch_bytes <= config.segment_bytes:
-        raise ScenarioError(f"batch_bytes: 1..segment.bytes ({config.segment_bytes:,}), got {batch_bytes:,}")
+    if not 1 <= batch_bytes <= config.segment_size:
+        raise ScenarioError(f"batch_bytes: 1..segment.bytes ({config.segment_size:,}), got {batch_bytes:,}")
 
 
 def partition_capacity(
@@ -107,10 +107,10 @@ def partition_capacity(
     """The steady state for a partition receiving ``bytes_per_day`` in ``batch_bytes`` batches."""
     _check_inputs(bytes_per_day, partitions_per_broker, config, batch_bytes)
     rate = bytes_per_day / DAY_MS
-    fill_ms = config.segment_bytes / rate
+    fill_ms = config.segment_size / rate
     rolled_by = "segment.bytes" if fill_ms <= config.segment_ms else "segment.ms"
     roll_ms = min(fill_ms, float(config.segment_ms))
-    segment = min(float(config.segment_bytes), rate * config.segment_ms)
+    segment = min(float(config.segment_size), rate * config.segment_ms)
     limits = [
         c
         for c in (

@@ -196,7 +196,7 @@ def clean(log: UnifiedLog, checkpoint: int | None, now_ms: int, force: bool = Fa
     before = sum(s.size for s in targets)
     stats = {"records_removed": 0, "tombstones_removed": 0}
     replaced: list[dict[str, Any]] = []
-    for group in group_segments_by_size(targets, log.config.segment_bytes):
+    for group in group_segments_by_size(targets, log.config.segment_size):
         cleaned = _clean_group(log, group, offsets, latest, span.first_uncleanable, now_ms, stats)
         index = log.segments.index(group[0])
         log.segments[index : index + len(group)] = [cleaned]

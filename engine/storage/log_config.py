@@ -1,5 +1,5 @@
 """A topic's log configuration: ``LogConfig`` (topic names) and ``ServerLogConfigs`` / ``KafkaConfig``
-(broker names), with the defaults and validators of Kafka's 4.0 code line.
+(broker names), with the defaults and validators of the release ``engine.release`` names for ``log-config``.
 
 Values are read as Kafka's ``LogConfig.validate(Properties)`` reads them: each property is parsed into its
 type and checked by its validator (``engine.common.config_def``) in the order ``LogConfig`` *defines* them,
@@ -36,15 +36,14 @@ from typing import Any, Final
 
 from engine.common.config_def import at_least, between, parse_double, parse_int, parse_list, parse_long, valid_list
 from engine.errors import ScenarioError
-from engine.release import BEHAVIOUR
+from engine.release import follows
 
 DAY_MS: Final = 86_400_000
 HOUR_MS: Final = 3_600_000
 INT_MAX: Final = 2**31 - 1
 LONG_MAX: Final = 2**63 - 1
-RECORD_OVERHEAD_V0: Final = (
-    14  # LegacyRecord.RECORD_OVERHEAD_V0: the smallest segment.bytes LogConfig accepts
-)
+SEGMENT_BYTES_MIN: Final = 1024 * 1024  # LogConfig: segment.bytes atLeast(1 MiB) (KIP-1030)
+RECORD_OVERHEAD_V0: Final = 14  # LegacyRecord.RECORD_OVERHEAD_V0: the smallest segment the lab can fill
 OFFSET_ENTRY_SIZE: Final = 8  # OffsetIndex.ENTRY_SIZE: 4-byte relative offset + 4-byte position
 TIME_ENTRY_SIZE: Final = 12  # TimeIndex.ENTRY_SIZE: 8-byte timestamp + 4-byte relative offset
 RETENTION_CHECK_INTERVAL_MS: Final = 300_000  # log.retention.check.interval.ms
@@ -52,9 +51,10 @@ RETENTION_CHECK_INTERVAL_MS: Final = 300_000  # log.retention.check.interval.ms
 
 @dataclass(frozen=True)
 class LogConfig:
-    """The settings that shape one partition's log (topic-level names; defaults are Kafka 4.0's)."""
+    """The settings that shape one partition's log (topic-level names, Kafka's defaults)."""
 
     segment_bytes: int = 1_073_741_824  # segment.bytes / log.segment.bytes
+    internal_segment_bytes: int | None = None  # internal.segment.bytes: Kafka's test-only override, no minimum
     segment_ms: int = 7 * DAY_MS  # segment.ms / log.roll.ms / log.roll.hours = 168
     segment_index_bytes: int = 10_485_760  # segment.index.bytes / log.index.size.max.bytes
     index_interval_bytes: int = 4096  # index.interval.bytes / log.index.interval.bytes
@@ -66,6 +66,11 @@ class LogConfig:
     min_compaction_lag_ms: int = 0  # min.compaction.lag.ms
     max_message_bytes: int = 1_048_588  # max.message.bytes = 1 MiB + Records.LOG_OVERHEAD (12)
     max_compaction_lag_ms: int = LONG_MAX  # max.compaction.lag.ms (validated; not used by the cleaner model)
+
+    @property
+    def segment_size(self) -> int:
+        """``LogConfig.segmentSize()``: ``internal.segment.bytes`` when set, else ``segment.bytes``."""
+        return self.segment_bytes if self.internal_segment_bytes is None else self.internal_segment_bytes
 
     @property
     def delete(self) -> bool:
@@ -102,7 +107,9 @@ class LogConfig:
         return config
 
     def to_dict(self) -> dict[str, Any]:
-        return {_TOPIC_NAME[f.name]: getattr(self, f.name) for f in fields(self)}
+        """Topic property names -> effective values (``internal.segment.bytes`` only when set)."""
+        values = {_TOPIC_NAME[f.name]: getattr(self, f.name) for f in fields(self)}
+        return {name: value for name, value in values.items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -125,13 +132,20 @@ def _ratio(name: str, value: float) -> None:
                             "compute a dirty ratio with it")
 
 
+def _fillable_segment(name: str, value: int) -> None:
+    """``internal.segment.bytes`` has no validator in Kafka; the lab needs room for one record's overhead."""
+    if value < RECORD_OVERHEAD_V0:
+        raise ScenarioError(f"{name}: {value} is below {RECORD_OVERHEAD_V0} bytes, a segment no record fits in "
+                            "(Kafka sets no minimum for this test-only setting; the lab needs one)")
+
+
 def _any(name: str, value: Any) -> None:
     """``retention.bytes`` has no validator: any long (negative = unlimited)."""
 
 
 # LogConfig's CONFIG.define(...) order, for the properties the lab models
 DEFINITIONS: Final = (
-    Definition("segment_bytes", _at_least(RECORD_OVERHEAD_V0)),
+    Definition("segment_bytes", _at_least(SEGMENT_BYTES_MIN)),
     Definition("segment_ms", _at_least(1)),
     Definition("segment_index_bytes", _at_least(4)),
     Definition("retention_bytes", _any),
@@ -143,6 +157,7 @@ DEFINITIONS: Final = (
     Definition("max_compaction_lag_ms", _at_least(1)),
     Definition("min_cleanable_dirty_ratio", lambda name, value: _ratio(name, value)),
     Definition("cleanup_policy", lambda name, value: None),  # checked item by item as it is parsed
+    Definition("internal_segment_bytes", _fillable_segment),  # defineInternal: no validator in Kafka
 )
 
 
@@ -150,7 +165,7 @@ def _policy(name: str, value: Any) -> str:
     """``cleanup.policy``: a ``LIST`` whose items are each ``compact`` or ``delete``; written back as the two
     flags ``LogConfig`` keeps ("compact,delete", "compact", "delete" or "" for neither)."""
     items = parse_list(name, value)
-    valid_list(name, items, ("compact", "delete"))
+    items = valid_list(name, items, ("compact", "delete"))
     return ",".join(p for p in ("compact", "delete") if p in items)
 
 
@@ -177,6 +192,7 @@ _TOPIC: Final[dict[str, tuple[str, Callable[[str, Any], Any]]]] = {
     "min.compaction.lag.ms": ("min_compaction_lag_ms", parse_long),
     "max.compaction.lag.ms": ("max_compaction_lag_ms", parse_long),
     "max.message.bytes": ("max_message_bytes", parse_int),
+    "internal.segment.bytes": ("internal_segment_bytes", parse_int),
 }
 _BROKER: Final[dict[str, tuple[str, Callable[[str, Any], Any]]]] = {
     "log.segment.bytes": ("segment_bytes", parse_int),
@@ -220,9 +236,4 @@ def cli_log_config(document: Any) -> dict[str, Any]:
     if not isinstance(document, dict) or set(document) - {"config"}:
         raise ScenarioError(f"input: expected {{\"config\": {{...}}}}, got {str(document)[:80]!r}")
     config = LogConfig.from_dict(document.get("config", {}))
-    return {"follows": follows_log(), "config": config.to_dict()}
-
-
-def follows_log() -> str:
-    """The ``follows`` line of a ``log`` or ``log-config`` answer."""
-    return f"{BEHAVIOUR}; defaults: the 4.0 code line's LogConfig"
+    return {"follows": follows("log-config"), "config": config.to_dict()}

@@ -2,13 +2,26 @@
 retention checks, then actions (retention, compaction, DeleteRecords) and lookups — the engine of the
 Partition Log page and of ``python -m engine log``.
 
+Segments are sized by ``LogConfig.segmentSize()``: ``internal.segment.bytes`` when set, else ``segment.bytes``,
+which is at least 1 MiB.  A segment small enough to roll after a few hundred records (as the seed article's)
+needs Kafka's test-only ``internal.segment.bytes``; ``segment_size_config`` picks the property for a size.
+
 Worked example (asserted in ``tests/engine/storage/test_storage_partition_log.py``), the seed article's picture: with
-batches of one record and ``segment.bytes`` such that 133 records fill a segment, the second segment is
-``00000000000000000133.log`` and the first holds offsets 0..132.
+batches of one record and a segment size such that 133 records fill a segment, the second segment is
+``00000000000000000133.log`` and the first holds offsets 0..132::
+
+    >>> SEED_133["config"]
+    {'internal.segment.bytes': 22610}
+    >>> [s["segment"] for s in simulate(SEED_133)[1]["segments"]][:2]
+    ['00000000000000000000.log', '00000000000000000133.log']
+    >>> segment_size_config(22_610), segment_size_config(1_048_576)
+    ({'internal.segment.bytes': 22610}, {'segment.bytes': 1048576})
+    >>> segment_size_property(simulate(SEED_133)[1]["config"])
+    ('internal.segment.bytes', 22610)
 
 Input (``cli_log``)::
 
-    {"config": {"segment.bytes": 16384, "index.interval.bytes": 4096, ...},      # Kafka property names
+    {"config": {"internal.segment.bytes": 16384, "index.interval.bytes": 4096, ...},      # Kafka property names
      "workload": {"batches": 100, "records_per_batch": 10, "key_bytes": 8, "value_bytes": 100, "keys": 0,
                   "tombstone_every": 0, "start_ms": 0, "interval_ms": 1000, "retention_checks": false},
      "batches": [{"timestamp_ms": 0,
@@ -27,8 +40,9 @@ from typing import Any, Final
 
 from engine.budgets import check_log
 from engine.errors import LimitError, ScenarioError
+from engine.release import model
 from engine.storage import cleaner
-from engine.storage.log_config import RETENTION_CHECK_INTERVAL_MS, LogConfig, follows_log
+from engine.storage.log_config import RETENTION_CHECK_INTERVAL_MS, SEGMENT_BYTES_MIN, LogConfig
 from engine.storage.unified_log import UnifiedLog
 
 MAX_BATCHES: Final = 20_000
@@ -140,7 +154,7 @@ def run_appends(
         run.appended_batches += 1
         if len(log.segments) > MAX_SEGMENTS:
             raise LimitError(
-                f"segments: more than {MAX_SEGMENTS:,} (make segment.bytes larger or send fewer batches)"
+                f"segments: more than {MAX_SEGMENTS:,} (make the segments larger or send fewer batches)"
             )
         if i % every == 0 or i == len(batches) - 1:
             run.frames.append(snapshot(log, i + 1))
@@ -343,8 +357,8 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
         results.append(result)
     log = run.log
     out = {
-        "follows": follows_log(),
-        "not_verified": NOT_VERIFIED,
+        "follows": model("log").follows,
+        "not_verified": model("log").not_verified,
         "config": config.to_dict(),
         "log_start_offset": log.log_start_offset,
         "log_end_offset": log.log_end_offset,
@@ -360,20 +374,26 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
     return run, out
 
 
+def segment_size_config(size: int) -> dict[str, int]:
+    """A segment size as topic config: ``segment.bytes`` from ``SEGMENT_BYTES_MIN`` (1 MiB) on, Kafka's test-only
+    ``internal.segment.bytes`` below it (``segment.bytes`` refuses a smaller value)."""
+    return {"segment.bytes" if size >= SEGMENT_BYTES_MIN else "internal.segment.bytes": size}
+
+
+def segment_size_property(config: dict[str, Any]) -> tuple[str, int]:
+    """The property that sizes segments in an answer's ``config`` and its value (``LogConfig.segmentSize()``):
+    ``internal.segment.bytes`` when set, else ``segment.bytes``."""
+    name = "internal.segment.bytes" if "internal.segment.bytes" in config else "segment.bytes"
+    return name, int(config[name])
+
+
 SEED_133: Final = {
-    "config": {"segment.bytes": 22_610},
+    "config": segment_size_config(22_610),
     "workload": {"batches": 300, "records_per_batch": 1, "value_bytes": 100, "interval_ms": 1_000},
 }
-"""Seed article 002's picture: 170-byte batches (one 100-byte record each) and segment.bytes 22,610 put
-offsets
-0..132 in the first segment: ``shouldRoll`` fires for the 134th batch because 133 x 170 = 22,610 > 22,610 -
-170."""
-
-NOT_VERIFIED: Final = (
-    "Checked against Kafka's own code: the config (LogConfig), record sizes, segment rolls and index lookups. "
-    "Modelled from UnifiedLog and LogCleaner but not yet checked against Kafka: retention by time and size, "
-    "and compaction (dirty ratio, delete horizon, tombstones)."
-)
+"""Seed article 002's picture: 170-byte batches (one 100-byte record each) and segments of 22,610 bytes
+(``internal.segment.bytes``: ``segment.bytes`` is at least 1 MiB) put offsets 0..132 in the first segment:
+``shouldRoll`` fires for the 134th batch because 133 x 170 = 22,610 > 22,610 - 170."""
 
 
 def cli_log(document: Any) -> dict[str, Any]:

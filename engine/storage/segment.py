@@ -120,7 +120,7 @@ class LogSegment:
         """``LogSegment.shouldRoll`` (rollJitterMs = 0): every condition that holds, in Kafka's order."""
         reached_roll_ms = self.time_waited_for_roll(now, max_timestamp) > self.config.segment_ms
         checks = (
-            self.size > self.config.segment_bytes - messages_size,
+            self.size > self.config.segment_size - messages_size,
             self.size > 0 and reached_roll_ms,
             self.offset_index.is_full(),
             self.time_index.is_full(),

@@ -82,10 +82,10 @@ class UnifiedLog:
                 f"RecordTooLargeException: the record batch size is {size:,} bytes which exceeds the maximum "
                 f"configured value of {self.config.max_message_bytes:,} (max.message.bytes)"
             )
-        if size > self.config.segment_bytes:
+        if size > self.config.segment_size:
             raise ScenarioError(
-                f"RecordBatchTooLargeException: batch of {size:,} bytes exceeds segment.bytes "
-                f"{self.config.segment_bytes:,}"
+                f"RecordBatchTooLargeException: Message batch size is {size:,} bytes, which exceeds the maximum "
+                f"configured segment size of {self.config.segment_size:,}."
             )
         max_ts = max(r.timestamp for r in stored)
         segment = self._maybe_roll(size, max_ts, stored[-1].offset, first)

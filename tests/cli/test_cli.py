@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.release import BEFORE_4_0, RELEASED, follows
 from helpers import REPO
 
 GOOD = {"strategy": "range", "topics": {"t0": 3}, "members": [{"id": "C0", "topics": ["t0"]}]}
@@ -153,12 +154,16 @@ def test_log_config_prints_the_effective_values_or_kafkas_refusal() -> None:
     ok = run(["log-config"], json.dumps({"config": {"cleanup.policy": "", "segment.index.bytes": 8}}))
     out = json.loads(ok.stdout)
     assert ok.returncode == 0 and out["config"]["cleanup.policy"] == "" and out["config"]["segment.index.bytes"] == 8
-    assert out["follows"].startswith("Kafka 4.0 code line (apache/kafka 1eb7644349cb)")
+    assert out["follows"] == follows("log-config")
     bad = run(["log-config"], json.dumps({"config": {"cleanup.policy": ",delete"}}))
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip().splitlines() == [
-        "error: ConfigException: Invalid value  for configuration cleanup.policy: String must be one of: compact, "
-        "delete"]
+        "error: ConfigException: Configuration 'cleanup.policy' values must not be empty."]
+    small = run(["log-config"], json.dumps({"config": {"segment.bytes": 13}}))
+    assert small.returncode == 2 and small.stderr.strip() == (
+        "error: ConfigException: Invalid value 13 for configuration segment.bytes: Value must be at least 1048576")
+    internal = json.loads(run(["log-config"], json.dumps({"config": {"internal.segment.bytes": 22_610}})).stdout)
+    assert internal["config"]["internal.segment.bytes"] == 22_610
     batch = json.loads(run(["log-config"], json.dumps([{"config": {"segment.ms": 0}}, {}])).stdout)
     assert batch[0] == {"error": "ConfigException: Invalid value 0 for configuration segment.ms: Value must be at "
                                  "least 1"}
@@ -176,7 +181,8 @@ def test_log_config_prints_the_effective_values_or_kafkas_refusal() -> None:
     ({"timeline": []}, "timeline: a non-empty list of records"),
     ({"config": {"acks": "ALL"}}, "ConfigException: Invalid value ALL for configuration acks: String must be one "
                                   "of: all, -1, 0, 1"),
-    ({"defaults": "4.2"}, "defaults: must be one of 'code-line', 'released', got '4.2'"),
+    ({"defaults": "4.2"}, "defaults: must be one of 'released', '3.x', got '4.2'"),
+    ({"defaults": "code-line"}, "defaults: must be one of 'released', '3.x', got 'code-line'"),
 ])
 def test_produce_bad_input_is_one_line_and_exit_2(document: dict, message: str) -> None:
     proc = run(["produce"], json.dumps(document))
@@ -197,11 +203,11 @@ def test_a_long_timeline_is_refused_by_its_length_before_any_record_is_built() -
 
 
 def test_produce_names_the_release_and_its_defaults() -> None:
-    code_line = json.loads(run(["produce"], json.dumps({"records": 1})).stdout)
-    assert code_line["follows"] == ("Kafka 4.0 code line (apache/kafka 1eb7644349cb); defaults: 4.0 code line "
-                                    "(linger.ms 0)")
-    assert code_line["effective_config"]["linger.ms"] == 0
-    released = json.loads(run(["produce"], json.dumps({"records": 1, "defaults": "released"})).stdout)
-    assert released["follows"].endswith("defaults: released 4.0 (linger.ms 5, KIP-1030)")
+    released = json.loads(run(["produce"], json.dumps({"records": 1})).stdout)  # released Kafka's by default
+    assert released["follows"] == follows("produce") and released["defaults"] == RELEASED.label
     assert released["effective_config"]["linger.ms"] == 5
     assert released["batches"][0]["created_ms"] == 0 and released["requests"][0]["sent_ms"] == 5
+    assert json.loads(run(["produce"], json.dumps({"records": 1, "defaults": "released"})).stdout) == released
+    old = json.loads(run(["produce"], json.dumps({"records": 1, "defaults": "3.x"})).stdout)
+    assert old["follows"] == follows("produce") and old["defaults"] == BEFORE_4_0.label
+    assert old["effective_config"]["linger.ms"] == 0 and old["requests"][0]["sent_ms"] == 0

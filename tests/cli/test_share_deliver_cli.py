@@ -9,10 +9,12 @@ import sys
 import pytest
 
 from engine.errors import EngineError, LimitError
+from engine.release import follows
 from engine.share.cli import cli_share_deliver
 from helpers import REPO
 
 FETCH = {"t": 0, "op": "fetch", "member": "A", "max_records": 5}
+EARLIEST = {"share.auto.offset.reset": "earliest"}
 
 
 def _run(payload: object) -> subprocess.CompletedProcess[str]:
@@ -21,15 +23,20 @@ def _run(payload: object) -> subprocess.CompletedProcess[str]:
 
 
 def test_defaults_are_released_kafkas_and_named() -> None:
+    """Missing settings and group config take released Kafka's defaults; under ``latest`` the partition
+    starts at the log end, so the first fetch finds nothing."""
     answer = cli_share_deliver({"log": [[0, 9]], "events": [FETCH]})
     assert answer["settings"] == {"group.share.record.lock.duration.ms": 30000,
                                   "group.share.delivery.count.limit": 5,
                                   "group.share.partition.max.record.locks": 2000}
-    assert "4.0" in answer["kafka"] and "4.2" in answer["kafka"]
+    assert answer["group_config"] == {"share.auto.offset.reset": "latest"}
+    assert answer["steps"][0]["result"] == {"fetch_offset": 10, "acquired": []}
+    assert _run({"log": [[0, 9]], "events": [FETCH]}).stdout.startswith(
+        '{"follows":' + json.dumps(follows("share-deliver")))
 
 
 def test_a_batch_answers_in_order_with_errors_in_place() -> None:
-    proc = _run([{"log": [[0, 9]], "events": [FETCH]}, {"log": [[3, 2]], "events": []}])
+    proc = _run([{"group_config": EARLIEST, "log": [[0, 9]], "events": [FETCH]}, {"log": [[3, 2]], "events": []}])
     assert proc.returncode == 0, proc.stderr
     good, bad = json.loads(proc.stdout)
     assert good["steps"][0]["result"]["acquired"] == [{"first": 0, "last": 9, "delivery_count": 1}]
@@ -39,6 +46,8 @@ def test_a_batch_answers_in_order_with_errors_in_place() -> None:
 @pytest.mark.parametrize(("case", "field"), [
     ({"settings": {"group.share.delivery.count.limit": 1}, "events": []}, "group.share.delivery.count.limit"),
     ({"settings": {"group.share.record.lock.duration.ms": "30s"}, "events": []}, "lock.duration.ms"),
+    ({"group_config": {"share.auto.offset.reset": "none"}, "events": []}, "group_config.share.auto.offset.reset"),
+    ({"group_config": {"share.isolation.level": "read_committed"}, "events": []}, "group_config"),
     ({"log": [[0, 4], [4, 9]], "events": []}, "log[1]"),
     ({"events": [{"t": 5, "op": "tick"}, {"t": 4, "op": "tick"}]}, "events[1].t"),
     ({"events": [{"t": 0, "op": "renew"}]}, "events[0].op"),

@@ -53,7 +53,7 @@ def test_partition_log_compaction_and_errors_in_chinese() -> None:
     assert not at.exception and english_left(at) == [] and missing() == []
     at.number_input(key="log.offset").set_value(10**9).run()
     assert any(m.value.startswith("OffsetOutOfRangeException：偏移量 1,000,000,000 超出") for m in at.markdown)
-    at.number_input(key="log.segment.bytes").set_value(14).run()
+    at.number_input(key="log.segment_size").set_value(14).run()
     assert [e.value for e in at.error][0].startswith("RecordBatchTooLargeException：")
     assert not at.exception and english_left(at) == [] and missing() == []
 

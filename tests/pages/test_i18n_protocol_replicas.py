@@ -34,7 +34,8 @@ def test_group_protocol_in_chinese_with_a_rejected_member_and_no_first_bounce() 
 def test_replicas_in_chinese_with_a_dead_broker_no_racks_and_the_generate_plan() -> None:
     at = run_page("pages/8_Replicas.py", "zh")
     i18n.MISSING.clear()
-    at.text_input(key="replicas.racks").set_value("")
+    at.radio(key="replicas.placer").set_value("admin-utils")  # AdminUtils' captions (the striped placer's:
+    at.text_input(key="replicas.racks").set_value("")          # tests/pages/test_i18n_replicas_placer.py)
     at.selectbox(key="replicas.kill").set_value(0)
     at.checkbox(key="replicas.elect").check()
     at.radio(key="replicas.plan").set_value("kafka-reassign-partitions --generate")

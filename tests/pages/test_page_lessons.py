@@ -47,9 +47,11 @@ EXPECTED = {  # step id -> the answer Kafka gives (hand-derived)
     "lag.cooperative": 750,  # C1's 3 partitions, from its leave at 1,000 ms to round 1's end at 3,500 ms
     "eos.committed": 3,  # T1's two records and the plain one
     "eos.lso": 2,  # T1's open send on partition 1
-    "share.idle": 0,  # 8 members hash onto 3 partitions ("C0".hashCode() = 2125, ...): every member reads one
-    "share.most": 3,  # C0..C7 -> jobs-1, 2, 0, 1, 2, 0, 1, 2: jobs-1 and jobs-2 have 3 readers
-    "share.leave": 0,  # C3 leaves; the others keep what they hold and jobs-1 keeps C0 and C6
+    # the share group (engine/coordinator/simple.py): 8 members on 3 partitions, D = ceil(8 / 3) = 3 members each
+    "share.readers": 3,
+    "share.two": 1,  # 9 memberships over 8 members: desired counts 2, 1, 1, 1, 1, 1, 1, 1
+    "share.leave": 2,  # C3 read jobs-1 and jobs-2; 7 members want 2, 1, 1, 2, 1, 1, 1: two fill them
+    "share.join": 1,  # C8 joins: 8 members again, only one may keep two partitions; C7 gives jobs-1 back
 }
 MEASURED = {"hot.share12", "hot.share96"}  # from a generated key sample: tests/engine/lessons/test_lessons_course.py
 POSITIONS = [(i, j) for i, lesson in enumerate(course(), 1) for j in range(1, len(lesson.steps) + 1)]

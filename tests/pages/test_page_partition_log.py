@@ -1,13 +1,19 @@
 """AppTest of pages/10_Partition_Log.py: the segment table is the engine's, the seed article's 133, a lookup,
-retention and compaction sections, bad input shown inline."""
+retention and compaction sections, bad input shown inline, and the segment size sent as segment.bytes from 1 MiB
+on and as internal.segment.bytes below it."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from engine.release import model
 from engine.storage.partition_log import simulate
 from helpers import open_page
+
+SMALL = "sent as internal.segment.bytes: segments this small need Kafka's test-only internal.segment.bytes"
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +28,7 @@ def segments(at: AppTest) -> list[str]:
 def test_default_segments_are_the_engines(page: AppTest) -> None:
     at = page
     assert not at.error
-    doc = {"config": {"segment.bytes": 16_384, "segment.ms": 604_800_000, "segment.index.bytes": 10_485_760,
+    doc = {"config": {"internal.segment.bytes": 16_384, "segment.ms": 604_800_000, "segment.index.bytes": 10_485_760,
                       "index.interval.bytes": 4_096, "retention.ms": 604_800_000, "retention.bytes": -1,
                       "delete.retention.ms": 86_400_000, "cleanup.policy": "delete",
                       "min.cleanable.dirty.ratio": 0.5},
@@ -39,6 +45,28 @@ def test_seed_article_button() -> None:
     at.button(key="log.seed").click().run()
     assert not at.error
     assert segments(at)[:2] == ["00000000000000000000.log", "00000000000000000133.log"]
+    assert at.number_input(key="log.segment_size").value == 22_610
+    assert any(c.value.startswith("Segment size 22,610 bytes, " + SMALL) for c in at.caption)
+
+
+def test_a_small_segment_size_is_sent_as_internal_segment_bytes(page: AppTest) -> None:
+    # segment.bytes is at least 1 MiB (LogConfig atLeast(1024 * 1024)); below it the page sends Kafka's
+    # test-only internal.segment.bytes, which LogConfig.segmentSize() prefers, and says so in one line
+    captions = [c.value for c in page.caption]
+    note = next(c for c in captions if c.startswith("Segment size 16,384 bytes"))
+    assert SMALL in note and "segment.bytes itself is at least 1 MiB (1,048,576 bytes)" in note
+    spec = json.loads(next(c.proto.spec for c in page.get("plotly_chart") if "batches appended" in c.proto.spec))
+    assert [a["text"] for a in spec["layout"]["annotations"]] == ["internal.segment.bytes"]  # the size line
+
+
+def test_one_mib_and_more_is_sent_as_segment_bytes() -> None:
+    at = open_page("10_Partition_Log.py")
+    at.number_input(key="log.segment_size").set_value(1_048_576).run()
+    assert not at.exception and not at.error
+    captions = [c.value for c in at.caption]
+    assert "Segment size 1,048,576 bytes, sent as segment.bytes." in captions
+    assert not any("internal.segment.bytes" in c for c in captions)
+    assert segments(at) == ["00000000000000000000.log"]  # 200 batches of 10 records: 230,200 bytes, one segment
 
 
 def test_lookup_moves_with_the_offset() -> None:
@@ -59,22 +87,21 @@ def test_compaction_section() -> None:
 
 def test_bad_input_is_shown_inline() -> None:
     at = open_page("10_Partition_Log.py")
-    at.number_input(key="log.segment.bytes").set_value(100).run()
+    at.number_input(key="log.segment_size").set_value(100).run()
     assert not at.exception
     assert any("RecordBatchTooLargeException" in e.value for e in at.error)
 
 
 def test_the_page_names_the_release_and_what_is_not_checked(page: AppTest) -> None:
+    # ui.release_note.release_caption("log"): read from engine.release, nothing retyped here
+    log = model("log")
     captions = " ".join(c.value for c in page.caption)
-    assert "Kafka 4.0 code line (apache/kafka 1eb7644349cb); defaults: the 4.0 code line's LogConfig" in captions
-    assert ("not yet checked against Kafka: retention by time and size, and compaction (dirty ratio, delete "
-            "horizon, tombstones)") in captions
+    assert f"Follows {log.release.label} (commit {log.release.commit[:12]}): {log.kafka_class}." in captions
+    assert f"Not checked against Kafka's code: {log.not_verified}." in captions
 
 
 def test_the_animation_opens_on_the_last_frame(page: AppTest) -> None:
     """Issue 25: under the heading "N segment(s)" the chart shows N segments, not the first append's one."""
-    import json
-
     n = len(segments(page))
     spec = json.loads(next(c.proto.spec for c in page.get("plotly_chart") if "batches appended" in c.proto.spec))
     assert len(spec["data"][0]["x"]) == min(n, len(spec["frames"][-1]["data"][0]["x"]))

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.budgets import check_assign
 from engine.errors import ScenarioError
+from engine.release import follows
 from engine.scenario import parse_client, parse_scenario
 
 
@@ -46,4 +47,5 @@ def cli_assign(payload: Any) -> dict[str, Any]:
     strategy = librdkafka_strategy(payload)
     scenario = parse_scenario(payload)
     check_assign(scenario, strategy, "librdkafka")  # the cost model's estimate (README, "Limits")
-    return {"steps": [group.step_to_json(s, strategy) for s in replay_librdkafka(scenario, strategy)]}
+    steps = [group.step_to_json(s, strategy) for s in replay_librdkafka(scenario, strategy)]
+    return {"follows": follows("assign-librdkafka"), "steps": steps}

@@ -67,6 +67,20 @@ def test_uniform_docstring_example() -> None:
         [f"t0-{p}" for p in range(5)] + [f"t1-{p}" for p in range(4)])
 
 
+def test_uniform_extra_partitions_go_to_members_holding_them() -> None:
+    """An uneven split: a member that holds quota + 1 keeps its extra; one that holds less gives the extra up to a
+    later member, and the last members take the extras nobody claimed (KAFKA-18688)."""
+    one = {"t0": "AAAAAAAAAAAAAAAAAAAAAg"}
+    fresh = cli_server_assign({"assignor": "uniform", "steps": [{"topics": {"t0": 3}, "topic_ids": one, "members": [
+        {"id": "A", "topics": ["t0"]}, {"id": "B", "topics": ["t0"]}]}]})
+    assert fresh["steps"][0]["assignment"] == {"A": ["t0-0"], "B": ["t0-1", "t0-2"]}
+    held = cli_server_assign({"assignor": "uniform", "steps": [{"topics": {"t0": 3}, "topic_ids": one, "members": [
+        {"id": "A", "topics": ["t0"], "current_assignment": ["t0-0", "t0-2"]},
+        {"id": "B", "topics": ["t0"], "current_assignment": ["t0-1"]}]}]})
+    assert held["steps"][0]["assignment"] == {"A": ["t0-0", "t0-2"], "B": ["t0-1"]}
+    assert held["steps"][0]["moved"] == 0
+
+
 def test_range_docstring_example_static_members_first() -> None:
     members = [{"id": "m-b", "topics": ["t0"], "instance_id": "pod-1"},
                {"id": "m-a", "topics": ["t0"], "instance_id": "pod-0"}, {"id": "c", "topics": ["t0"]}]

@@ -9,7 +9,8 @@ import copy
 
 import pytest
 
-from engine.coordinator.share_assignment import cli_share_assign
+from engine.coordinator.share_assignment import cli_share_assign, share_assign
+from engine.coordinator.simple import desired_counts
 from helpers import load_vectors
 
 
@@ -36,9 +37,10 @@ def test_every_case_matches_kafka(cases: list[dict]) -> None:
 
 
 def test_chaining_without_current_assignment_or_type_reproduces_kafka(cases: list[dict]) -> None:
-    """Dropping current_assignment and subscription_type: chaining must rebuild them."""
+    """Dropping current_assignment and subscription_type: chaining must rebuild them (in Kafka's order, which
+    decides what an overfilled member gives up next)."""
     failures = []
-    for case in cases[:60]:
+    for case in cases:
         data = copy.deepcopy({k: v for k, v in case.items() if k != "expected"})
         for step in data["steps"]:
             step.pop("subscription_type")
@@ -49,14 +51,47 @@ def test_chaining_without_current_assignment_or_type_reproduces_kafka(cases: lis
     assert not failures, f"{len(failures)} chained cases differ, first: {failures[:5]}"
 
 
-def test_vectors_exercise_shared_and_orphaned_partitions(cases: list[dict]) -> None:
-    """The vectors hold both behaviours the dashboard explains: shared partitions and partitions left with none."""
-    shared = orphaned = 0
+def test_answers_in_kafkas_order_are_the_next_steps_current_assignments(cases: list[dict]) -> None:
+    """Each step's ``current_assignment`` lists are Kafka's previous answers in Kafka's own order (its working
+    copy's HashMap/HashSet iteration order): the engine's ``kafka_order`` reproduces them element by element."""
+    compared = 0
+    for case in cases:
+        steps = share_assign({k: v for k, v in case.items() if k != "expected"}).steps
+        for before, step in zip(steps, case["steps"][1:]):
+            for member in step["members"]:
+                if member["id"] in before.kafka_order:
+                    assert [str(tp) for tp in before.kafka_order[member["id"]]] == member["current_assignment"]
+                    compared += 1
+    assert compared > 10_000
+
+
+def test_vectors_share_partitions_and_leave_none_unread(cases: list[dict]) -> None:
+    """The vectors hold shared partitions (more members than partitions), and every partition of a subscribed
+    topic has a member: the fill step gives each one at least one while members still want more."""
+    shared = unread = 0
     for case in cases:
         for step, exp in zip(case["steps"], case["expected"]):
             held = [tp for tps in exp["assignment"].values() for tp in tps]
             shared += len(held) != len(set(held))
             every = {f"{t}-{p}" for t, n in step["topics"].items() for p in range(n)
                      if any(t in m["topics"] for m in step["members"])}
-            orphaned += len(every - set(held))
-    assert shared > 0 and orphaned > 0
+            unread += len(every - set(held))
+    assert shared > 0 and unread == 0
+
+
+def test_vectors_are_kafkas_balanced_assignor(cases: list[dict]) -> None:
+    """Homogeneous steps with at least as many partitions as members: every partition has exactly one member,
+    and member sizes differ by at most one unless the doubles ask for one partition too many."""
+    checked = 0
+    for case in cases:
+        for step, exp in zip(case["steps"], case["expected"]):
+            members = len(step["members"])
+            partitions = sum(n for t, n in step["topics"].items() if t in step["members"][0]["topics"])
+            if step["subscription_type"] != "HOMOGENEOUS" or partitions < members:
+                continue
+            held = [tp for tps in exp["assignment"].values() for tp in tps]
+            sizes = [len(tps) for tps in exp["assignment"].values()]
+            assert len(held) == len(set(held)) == partitions, case["name"]
+            assert max(sizes) - min(sizes) <= 1 or sum(desired_counts(members, partitions)) > partitions
+            checked += 1
+    assert checked > 50

@@ -8,6 +8,7 @@ lesson."""
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -111,11 +112,15 @@ def _share(what: str) -> int:
     from engine.coordinator.share_assignment import cli_share_assign, scenario_to_share_case
 
     steps = [s["assignment"] for s in cli_share_assign(scenario_to_share_case(build_preset("share-group")))["steps"]]
-    if what == "idle":
-        return sum(1 for tps in steps[0].values() if not tps)
-    if what == "most":
-        return max(Counter(tp for tps in steps[0].values() for tp in tps).values())
-    return sum(1 for m, tps in steps[1].items() if m in steps[0] and set(tps) != set(steps[0][m]))
+    readers = Counter(tp for tps in steps[0].values() for tp in tps)
+    if what == "readers":
+        assert len(set(readers.values())) == 1  # every partition has the same number of members
+        return min(readers.values())
+    if what == "two":
+        return sum(1 for tps in steps[0].values() if len(tps) == 2)
+    if what == "leave":  # members of both steps that hold a partition they did not hold before
+        return sum(1 for m, tps in steps[1].items() if m in steps[0] and set(tps) - set(steps[0][m]))
+    return sum(1 for m, tps in steps[1].items() if m in steps[2] and set(tps) - set(steps[2][m]))
 
 
 REPLICAS = (0, 1, 2)
@@ -147,7 +152,7 @@ RECOMPUTE: dict[str, Callable[[], Any]] = {
     "log.segment": lambda: partition_log.simulate(partition_log.SEED_133)[1]["segments"][1]["base_offset"],
     "log.index": lambda: [0, 328, 656, 984][largest_lower_bound([6, 14, 22, 30], 23, 8).slot],
     "log.retention": lambda: partition_log.simulate({
-        "config": {"segment.bytes": 5000, "retention.ms": 10_000},
+        "config": {"internal.segment.bytes": 5000, "retention.ms": 10_000},
         "workload": {"batches": 10, "records_per_batch": 10, "key_bytes": 8, "keys": 3, "interval_ms": 1000},
         "actions": [{"retention_at_ms": 14_500}]})[1]["log_start_offset"],
     "replication.hw": lambda: repl.high_watermark(BEHIND, 2),
@@ -162,9 +167,10 @@ RECOMPUTE: dict[str, Callable[[], Any]] = {
     "eos.lso": lambda: _txn()[1]["last_stable_offset"],
     "hot.share12": lambda: _hot(12),
     "hot.share96": lambda: _hot(96),
-    "share.idle": lambda: _share("idle"),
-    "share.most": lambda: _share("most"),
+    "share.readers": lambda: _share("readers"),
+    "share.two": lambda: _share("two"),
     "share.leave": lambda: _share("leave"),
+    "share.join": lambda: _share("join"),
 }
 
 
@@ -204,6 +210,47 @@ def test_recomputed_facts_the_texts_quote() -> None:
     assert STEPS["hot.share96"].facts["top_share"] <= STEPS["hot.share96"].facts["share_96"]
 
 
+def test_the_segment_question_names_the_property_that_sizes_the_segments() -> None:
+    # 22,610 bytes is below segment.bytes' minimum (1 MiB): the seed article's log needs internal.segment.bytes
+    from ui import lessons_text
+
+    facts = STEPS["log.segment"].facts
+    assert partition_log.SEED_133["config"] == {"internal.segment.bytes": facts["segment_bytes"]} and (
+        facts["segment_bytes"] == 22_610)
+    assert "internal.segment.bytes = 22610" in lessons_text.question("log.segment", facts)
+
+
+def test_the_share_lesson_quotes_what_the_assignor_did() -> None:
+    """8 members on 3 partitions: D = ceil(8 / 3) = 3 members each, 9 memberships, so one member reads two; C3
+    (that member) leaves and its two partitions go to two members below their desired count; C8 joins and one
+    member that read two gives one back. Balance first: the join takes a partition from a member that held it."""
+    facts = STEPS["share.readers"].facts
+    assert (facts["sharing"], facts["each"], facts["most"], facts["memberships"]) == (3, 3, 3, 9)
+    assert (facts["two"], facts["two_names"], facts["consumer_idle"]) == (1, "C3", 5)
+    assert (facts["left"], facts["left_held"], facts["short"]) == ("C3", "jobs-1, jobs-2", 2)
+    assert (facts["stayed"], facts["stayed_sharing"], facts["stayed_want_two"]) == (7, 3, 2)
+    assert facts["lost_on_leave"] == 0 and facts["kept_on_leave"] == 5 and facts["gainers"].count("(jobs-") == 2
+    assert (facts["joined"], facts["join_size"], facts["join_want_two"], facts["lost"]) == ("C8", 8, 1, 1)
+    assert facts["joiner_got"] == facts["given_back"]
+    assert [s.id for s in course()[-1].steps] == ["share.readers", "share.two", "share.leave", "share.join"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_share_lesson_teaches_the_balancing_assignor(language: str, monkeypatch) -> None:
+    """No share-lesson text (question, explanation, production line, guide) describes hashing member ids or a
+    share group that never revokes."""
+    from ui import i18n, lessons_text
+
+    monkeypatch.setattr(i18n, "current_language", lambda: language)
+    steps = [s for s in course()[-1].steps]
+    texts = [lessons_text.question(s.id, s.facts) + " " + lessons_text.explanation(s.id, s.facts) for s in steps]
+    texts += [lessons_text.production()["share"], " ".join(map(str, lessons_text.guide()["share"]))]
+    for text in texts:
+        assert not re.search(r"hash of (its|their|the) member|hashed partition|never revoke|keep what they hold|"
+                             r"成员 ID 的哈希|从不撤销", text, re.IGNORECASE), text
+    assert "ceil(8 / 3) = 3" in texts[0]
+
+
 def test_lesson_four_shows_who_owned_what_before() -> None:
     scene = {row["member"]: row["owns"] for row in STEPS["leaves.sticky"].scene}
     before = outcomes(build_preset("seed-d"), CLIENT["sticky"])[0].assignment
@@ -215,7 +262,7 @@ def test_article_notes_are_told_apart() -> None:
     kinds = {s.id: (s.article.kind, s.article.since) for s in STEPS.values() if s.article}
     assert kinds == {"assignors.range": ("wrong", ""), "assignors.roundrobin": ("typo", ""),
                      "leaves.sticky": ("outdated", "3.0"), "sizing.partitions": ("wrong", ""),
-                     "share.idle": ("exception", "")}
+                     "share.readers": ("exception", "")}
     assert STEPS["sizing.partitions"].source == "rule" and "Jun Rao" in STEPS["sizing.partitions"].kafka
 
 

@@ -1,6 +1,7 @@
 """The producer simulation (engine/producer/{producer_config,accumulator,transaction_manager,sender,
 idempotence}.py) against ProducerConfig, KafkaProducer, RecordAccumulator, Sender, NetworkClient and
-TransactionManager of Kafka 4.0, with the broker's ProducerStateManager."""
+TransactionManager of the Kafka release engine.release names for ``produce``, with the broker's
+ProducerStateManager."""
 
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from engine.producer.accumulator import AppRecord, RecordAccumulator, backoff
 from engine.producer.idempotence import PRESETS, parse_fault_lines, parse_spec, report, simulate
 from engine.producer.producer_config import ConfigError, resolve
 from engine.producer.transaction_manager import TransactionManager
+from engine.release import BEFORE_4_0, RELEASED
 from helpers import REPO
 
 
 def run(config: dict, faults: list[tuple[int, str]], records: int = 4, **more) -> dict:
-    doc = {"config": config, "records": records, "interval_ms": 1, "latency_ms": 20,
+    """The seed articles' picture: records 1 ms apart, each its own batch and request (``linger.ms`` 0 unless
+    ``config`` sets it; released Kafka's 5 ms would put them in one batch)."""
+    doc = {"config": {"linger.ms": 0, **config}, "records": records, "interval_ms": 1, "latency_ms": 20,
            "faults": [{"request": n, "kind": k} for n, k in faults], **more}
     return report(simulate(parse_spec(doc)))
 
@@ -36,8 +40,28 @@ def test_idempotence_is_on_by_default_since_3_0() -> None:
     s = resolve({})
     assert s.idempotence and s.acks == -1 and s.retries == 2**31 - 1 and s.max_in_flight == 5
     assert "seed article 004 says false" in s.notes[0]
-    assert (s.delivery_timeout_ms, s.request_timeout_ms, s.linger_ms, s.batch_size) == (120_000, 30_000, 0,
+    assert (s.delivery_timeout_ms, s.request_timeout_ms, s.linger_ms, s.batch_size) == (120_000, 30_000, 5,
     16_384)
+
+
+def test_released_defaults_linger_5_ms_and_3x_defaults_0() -> None:
+    # ProducerConfig: linger.ms defaults to 5 since Kafka 4.0 (KIP-1030), 0 in 3.x; only linger.ms differs
+    assert (resolve({}).linger_ms, resolve({}, RELEASED).linger_ms, resolve({}, BEFORE_4_0).linger_ms) == (5, 5, 0)
+    assert resolve({"linger.ms": 7}, BEFORE_4_0).linger_ms == 7  # a set value wins over either table
+    assert {**resolve({}).to_dict(), "linger.ms": 0} == resolve({}, BEFORE_4_0).to_dict()
+
+
+def test_produce_defaults_released_lingers_and_3x_sends_at_once() -> None:
+    # two records 1 ms apart: released defaults wait linger.ms 5 and send both in one batch at 5 ms; a 3.x
+    # producer (linger.ms 0) sends the first at once and the second, 1 ms later, in a batch of its own
+    doc = {"records": 2, "interval_ms": 1, "latency_ms": 20}
+    released = report(simulate(parse_spec(doc)))
+    assert released["effective_config"]["linger.ms"] == 5 and released["defaults"] == RELEASED.label
+    assert sends(doc) == [(5, [1])] and released["batches"][0]["records"] == [0, 1]
+    old = report(simulate(parse_spec({**doc, "defaults": "3.x"})))
+    assert old["effective_config"]["linger.ms"] == 0 and old["defaults"] == BEFORE_4_0.label
+    assert sends({**doc, "defaults": "3.x"}) == [(0, [1]), (1, [2])]
+    assert sends({**doc, "config": {"linger.ms": 0}}) == [(0, [1]), (1, [2])]  # the same, set explicitly
 
 
 @pytest.mark.parametrize("config,note", [
@@ -334,8 +358,8 @@ def test_cli_produce() -> None:
         return subprocess.run([sys.executable, "-m", "engine", "produce"], input=json.dumps(doc),
                               capture_output=True, text=True, cwd=REPO, timeout=120)
 
-    ok = cli({"config": {"enable.idempotence": False}, "records": 4, "faults": [{"request": 2, "kind":
-    "not_leader"}]})
+    ok = cli({"config": {"enable.idempotence": False, "linger.ms": 0}, "records": 4, "interval_ms": 1,
+              "faults": [{"request": 2, "kind": "not_leader"}]})
     assert ok.returncode == 0 and [p["order"] for p in json.loads(ok.stdout)["partitions"]] == [[0, 2, 3, 1]]
     bad = cli({"config": {"acks": "1", "enable.idempotence": True}})
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
@@ -356,21 +380,22 @@ def sends(doc: dict) -> list[tuple[int, list[int]]]:
 def test_latency_zero_answers_are_read_by_the_same_pass() -> None:
     # NetworkClient.poll inside the same Sender.runOnce reads an answer due now; the muted partition
     # (max.in.flight 1) is unmuted and the next pass sends at once: Kafka sends request 2 at 0 ms, not 30,001
-    doc = {"config": {"batch.size": 1, "max.in.flight.requests.per.connection": 1}, "records": 2,
+    doc = {"config": {"linger.ms": 0, "batch.size": 1, "max.in.flight.requests.per.connection": 1}, "records": 2,
            "interval_ms": 0, "latency_ms": 0}
     assert sends(doc) == [(0, [1]), (0, [2])]
 
 
 def test_acks_zero_with_one_record_settles_at_once() -> None:
     # acks=0: the request expects no answer; handleCompletedSends completes its batches at the next poll
-    result = report(simulate(parse_spec({"config": {"acks": "0"}, "records": 1, "latency_ms": 0})))
+    result = report(simulate(parse_spec({"config": {"acks": "0", "linger.ms": 0}, "records": 1, "latency_ms": 0})))
     assert [(b["state"], b["created_ms"]) for b in result["batches"]] == [("acked", 0)]
     assert result["end_ms"] == 0 and not result["truncated"]
 
 
 def test_latency_zero_large_records_lose_nothing_to_the_delivery_timeout() -> None:
     # 100 records of 3,000 bytes, batch.size 2,000: one record per batch, each answered when sent
-    doc = {"config": {"batch.size": 2000}, "records": 100, "interval_ms": 0, "value_bytes": 3000, "latency_ms": 0}
+    doc = {"config": {"batch.size": 2000, "linger.ms": 0}, "records": 100, "interval_ms": 0, "value_bytes": 3000,
+           "latency_ms": 0}
     result = report(simulate(parse_spec(doc)))
     assert result["summary"]["batches"] == 100 and result["summary"]["failed"] == 0
     # one batch per request (one partition): 50 Sender passes at 0 ms, then the model moves to the next ms
@@ -404,7 +429,8 @@ def test_timeline_records_arrive_at_their_instants_in_input_order() -> None:
 def test_a_run_that_never_settles_is_stopped_by_its_pass_bound() -> None:
     # idempotence, 1 ms latency and 1 ms backoff, a lost first batch: sequence 0 is OUT_OF_ORDER on every
     # retry until delivery.timeout.ms (1 hour), one request per ms; the run stops at MAX_PASSES Sender passes
-    doc = {"config": {"retry.backoff.ms": 1, "retry.backoff.max.ms": 0, "delivery.timeout.ms": 3_600_000},
+    doc = {"config": {"linger.ms": 0, "retry.backoff.ms": 1, "retry.backoff.max.ms": 0,
+                      "delivery.timeout.ms": 3_600_000},
            "records": 3, "latency_ms": 1, "max_time_ms": 3_600_000, "faults": [{"request": 1, "kind": "not_leader"}]}
     with pytest.raises(LimitError, match="simulation: did not settle within 10,000 Sender passes"):
         simulate(parse_spec(doc))

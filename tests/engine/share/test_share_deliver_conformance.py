@@ -1,4 +1,4 @@
-"""SharePartition against ../shared/vectors/share_deliver.json (Kafka's own 4.0-line class), in process.
+"""SharePartition against ../shared/vectors/share_deliver.json (Kafka's own class, run), in process.
 
 Each step (result, expired locks, state) is compared exactly, as ../shared/tools/conformance.py does.
 """
@@ -32,16 +32,23 @@ def test_every_case_matches_kafka_exactly(cases: list[dict]) -> None:
 
 
 def test_teaching_cases_cover_the_behaviours_a_naive_model_misses(cases: list[dict]) -> None:
-    """teach-11: max_records rounded up to a whole log batch; teach-16: a leaving member's later offsets stay
-    ACQUIRED inside a per-offset batch until their locks fire."""
+    """teach-11: max_records rounded up to a whole log batch; teach-08: the in-flight limit caps what one fetch
+    acquires; teach-16: a leave skips another member's offsets inside a per-offset batch and releases the
+    leaving member's later offsets."""
     by_name = {c["name"][:8]: c for c in cases}
     eleven = cli_share_deliver(_inputs(by_name["teach-11"]))["steps"]
     fetch = next(s["result"] for s in eleven if s["result"].get("acquired"))
     case_max = next(e["max_records"] for e in by_name["teach-11"]["events"] if e["op"] == "fetch")
     assert sum(a["last"] - a["first"] + 1 for a in fetch["acquired"]) > case_max
+    eight = by_name["teach-08"]
+    first = cli_share_deliver(_inputs(eight))["steps"][0]["result"]
+    taken = sum(a["last"] - a["first"] + 1 for a in first["acquired"])
+    assert taken == eight["settings"]["group.share.partition.max.record.locks"]
     sixteen = by_name["teach-16"]
     steps = cli_share_deliver(_inputs(sixteen))["steps"]
     leave = next(i for i, e in enumerate(sixteen["events"]) if e["op"] == "leave")
-    held = [r for b in steps[leave]["state"]["in_flight"] for r in b.get("offsets", [b])
-            if r["state"] == "ACQUIRED" and r["member"] == sixteen["events"][leave]["member"]]
-    assert held, "the leaving member keeps offsets behind another member's"
+    leaver = sixteen["events"][leave]["member"]
+    runs = [r for b in steps[leave]["state"]["in_flight"] for r in b.get("offsets", [b])]
+    assert not [r for r in runs if r["state"] == "ACQUIRED" and r["member"] == leaver]
+    assert [r for r in runs if r["state"] == "ACQUIRED"], "another member's offsets stay ACQUIRED"
+    assert [r for r in runs if r["state"] == "AVAILABLE" and r["first"] > runs[0]["first"]]

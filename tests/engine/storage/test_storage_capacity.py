@@ -54,4 +54,4 @@ def test_bad_input() -> None:
     with pytest.raises(ScenarioError, match="bytes_per_day: a positive integer"):
         partition_capacity(0, 1, LogConfig())
     with pytest.raises(ScenarioError, match="batch_bytes"):
-        partition_capacity(10, 1, LogConfig.from_dict({"segment.bytes": 100}), batch_bytes=200)
+        partition_capacity(10, 1, LogConfig.from_dict({"internal.segment.bytes": 100}), batch_bytes=200)

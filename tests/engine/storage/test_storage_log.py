@@ -11,11 +11,13 @@ from engine.storage.records import RECORD_BATCH_OVERHEAD, Record, batch_size, re
 from engine.storage.unified_log import UnifiedLog
 
 
-def test_defaults_are_kafka_4_0s() -> None:
-    # LogConfig.DEFAULT_* and ServerLogConfigs.*_DEFAULT
+def test_defaults_are_kafkas() -> None:
+    # LogConfig.DEFAULT_* and ServerLogConfigs.*_DEFAULT; internal.segment.bytes has no default
     c = LogConfig()
     assert (c.segment_bytes, c.segment_ms, c.segment_index_bytes, c.index_interval_bytes) == (
         1_073_741_824, 604_800_000, 10_485_760, 4096)
+    assert (c.internal_segment_bytes, c.segment_size) == (None, 1_073_741_824)
+    assert "internal.segment.bytes" not in c.to_dict()
     assert (c.retention_ms, c.retention_bytes, c.cleanup_policy) == (604_800_000, -1, "delete")
     assert (c.min_cleanable_dirty_ratio, c.delete_retention_ms, c.min_compaction_lag_ms) == (0.5,
     86_400_000, 0)
@@ -30,18 +32,43 @@ def test_roll_and_retention_precedence() -> None:
     assert LogConfig.from_dict({"log.retention.minutes": 5, "log.retention.ms": 42}).retention_ms == 42
     assert LogConfig.from_dict({"log.retention.hours": -3}).retention_ms == -1
     # the topic name wins over the broker name
-    assert LogConfig.from_dict({"log.segment.bytes": 100, "segment.bytes": 200}).segment_bytes == 200
+    assert LogConfig.from_dict({"log.segment.bytes": 2**21, "segment.bytes": 2**22}).segment_bytes == 2**22
+
+
+def test_segment_bytes_is_at_least_one_mib() -> None:
+    # LogConfig: segment.bytes atLeast(1024 * 1024) (KIP-1030, KAFKA-16368)
+    assert LogConfig.from_dict({"segment.bytes": 1_048_576}).segment_size == 1_048_576
+    with pytest.raises(ScenarioError, match="^ConfigException: Invalid value 1048575 for configuration segment.bytes: "
+                                            "Value must be at least 1048576$"):
+        LogConfig.from_dict({"segment.bytes": 1_048_575})
+    assert LogConfig.from_dict({"log.segment.bytes": 1_048_576}).segment_bytes == 1_048_576  # the broker name too
+    with pytest.raises(ScenarioError, match="Invalid value 1000 for configuration log.segment.bytes: Value must be"):
+        LogConfig.from_dict({"log.segment.bytes": 1000})
+
+
+def test_internal_segment_bytes_overrides_segment_bytes() -> None:
+    # LogConfig.segmentSize(): internal.segment.bytes when set (defineInternal, no validator), else segment.bytes
+    c = LogConfig.from_dict({"segment.bytes": 2**21, "internal.segment.bytes": 5000})
+    assert (c.segment_bytes, c.internal_segment_bytes, c.segment_size) == (2**21, 5000, 5000)
+    assert c.to_dict()["internal.segment.bytes"] == 5000 and c.to_dict()["segment.bytes"] == 2**21
+    assert LogConfig.from_dict({"internal.segment.bytes": 14}).segment_size == 14
+    with pytest.raises(ScenarioError, match="^internal.segment.bytes: 13 is below 14 bytes"):
+        LogConfig.from_dict({"internal.segment.bytes": 13})  # the lab's floor: one record's overhead
+    with pytest.raises(ScenarioError, match="Invalid value 2147483648 for configuration internal.segment.bytes"):
+        LogConfig.from_dict({"internal.segment.bytes": 2**31})  # an INT
 
 
 @pytest.mark.parametrize("raw,message", [
     # LogConfig.validate(Properties): ConfigDef.parseType, then the validator, in definition order
-    ({"segment.bytes": 13}, "Invalid value 13 for configuration segment.bytes: Value must be at least 14"),
+    ({"segment.bytes": 13}, "^ConfigException: Invalid value 13 for configuration segment.bytes: Value must be at "
+                            "least 1048576$"),
     ({"segment.ms": 0}, "Invalid value 0 for configuration segment.ms: Value must be at least 1"),
     ({"min.cleanable.dirty.ratio": 1.5}, "Invalid value 1.5 for configuration min.cleanable.dirty.ratio: Value "
                                          "must be no more than 1"),
     ({"cleanup.policy": "forever"}, "Invalid value forever for configuration cleanup.policy: String must be one "
                                     "of: compact, delete"),
-    ({"cleanup.policy": ",delete"}, "Invalid value  for configuration cleanup.policy"),  # an empty item
+    ({"cleanup.policy": ",delete"}, "^ConfigException: Configuration 'cleanup.policy' values must not be "
+                                    "empty\\.$"),  # an empty item
     ({"cleanup.policy": "Compact"}, "Invalid value Compact for configuration cleanup.policy"),  # case-sensitive
     ({"segment.bytes": "big"}, "Invalid value big for configuration segment.bytes: Not a number of type INT"),
     ({"segment.bytes": 2**31}, "segment.bytes: Expected value to be a 32-bit integer, but it was a java.lang.Long"),
@@ -63,6 +90,13 @@ def test_empty_cleanup_policy_is_neither_delete_nor_compact() -> None:
         c = LogConfig.from_dict({"cleanup.policy": raw})
         assert c.cleanup_policy == "" and not c.compact and not c.delete
     assert LogConfig.from_dict({"cleanup.policy": " compact , delete "}).cleanup_policy == "compact,delete"
+
+
+def test_repeated_cleanup_policy_items_are_dropped() -> None:
+    # ConfigDef.parseValue drops repeated items of a LIST (with a warning) before ValidList checks them
+    assert LogConfig.from_dict({"cleanup.policy": "delete,delete"}).cleanup_policy == "delete"
+    assert LogConfig.from_dict({"cleanup.policy": ["compact", "delete", "compact"]}).cleanup_policy == (
+        "compact,delete")
 
 
 def test_max_compaction_lag_is_known_and_checked_against_the_min() -> None:
@@ -107,8 +141,9 @@ def test_record_sizes_worked_example() -> None:
 
 def test_strings_are_read_as_javas_parsers_read_them() -> None:
     # ConfigDef.parseType: a String is trimmed, then Integer.parseInt / Long.parseLong / Double.parseDouble
-    c = LogConfig.from_dict({"segment.bytes": " 1024 ", "retention.ms": "-1", "min.cleanable.dirty.ratio": "0.25d"})
-    assert (c.segment_bytes, c.retention_ms, c.min_cleanable_dirty_ratio) == (1024, -1, 0.25)
+    c = LogConfig.from_dict({"segment.bytes": " 1048576 ", "retention.ms": "-1",
+                             "min.cleanable.dirty.ratio": "0.25d"})
+    assert (c.segment_bytes, c.retention_ms, c.min_cleanable_dirty_ratio) == (1_048_576, -1, 0.25)
     with pytest.raises(ScenarioError, match="Invalid value 1_0 for configuration min.cleanable.dirty.ratio: Not a "
                                             "number of type DOUBLE"):
         LogConfig.from_dict({"min.cleanable.dirty.ratio": "1_0"})  # Python's float() would read 10.0

@@ -10,7 +10,14 @@ import sys
 import pytest
 
 from engine.errors import LimitError, ScenarioError
-from engine.storage.partition_log import MAX_BATCHES, MAX_FRAMES, SEED_133, simulate
+from engine.storage.partition_log import (
+    MAX_BATCHES,
+    MAX_FRAMES,
+    SEED_133,
+    segment_size_config,
+    segment_size_property,
+    simulate,
+)
 from helpers import REPO
 
 
@@ -27,10 +34,22 @@ def test_seed_article_second_segment_is_133() -> None:
     assert names[:2] == ["00000000000000000000.log", "00000000000000000133.log"]
     assert out["segments"][0]["last_offset"] == 132 and out["segments"][0]["bytes"] == 133 * 170
     assert out["rolls"][0]["reasons"] == ["segment.bytes"]
+    # 22,610 bytes is below segment.bytes' 1 MiB minimum: the seed's log is sized by internal.segment.bytes
+    assert SEED_133["config"] == {"internal.segment.bytes": 22_610}
+    assert segment_size_property(out["config"]) == ("internal.segment.bytes", 22_610)
+    assert out["config"]["segment.bytes"] == 1_073_741_824  # set but overridden (LogConfig.segmentSize())
+
+
+def test_a_segment_size_is_sent_as_segment_bytes_from_one_mib() -> None:
+    assert segment_size_config(1_048_575) == {"internal.segment.bytes": 1_048_575}
+    assert segment_size_config(1_048_576) == {"segment.bytes": 1_048_576}
+    _, out = simulate({"config": segment_size_config(1_048_576), "workload": {"batches": 1}})
+    assert segment_size_property(out["config"]) == ("segment.bytes", 1_048_576)
+    assert "internal.segment.bytes" not in out["config"]
 
 
 def test_actions_and_lookups_in_one_document() -> None:
-    doc = {"config": {"segment.bytes": 5000, "retention.ms": 10_000},
+    doc = {"config": {"internal.segment.bytes": 5000, "retention.ms": 10_000},
            "workload": {"batches": 10, "records_per_batch": 10, "key_bytes": 8, "keys": 3,
                         "interval_ms": 1000},
            "actions": [{"retention_at_ms": 14_500}], "lookups": {"offsets": [0, 75], "timestamps": [9_000]}}
@@ -75,13 +94,13 @@ def test_cli_contract() -> None:
     out = json.loads(batch.stdout)
     assert batch.returncode == 0 and out[0]["log_end_offset"] == 10
     assert out[1] == {"error": "ConfigException: Invalid value 1 for configuration segment.bytes: Value must be at "
-                               "least 14"}
+                               "least 1048576"}
 
 
 def test_empty_cleanup_policy_keeps_everything() -> None:
     # cleanup.policy "" (Kafka accepts the empty list): UnifiedLog.deleteOldSegments applies size and time
     # retention only with "delete", and the cleaner only takes logs with "compact"
-    doc = {"config": {"cleanup.policy": "", "segment.bytes": 2000, "retention.ms": 1, "retention.bytes": 1},
+    doc = {"config": {"cleanup.policy": "", "internal.segment.bytes": 2000, "retention.ms": 1, "retention.bytes": 1},
            "workload": {"batches": 50, "keys": 5}, "actions": [{"retention_at_ms": 10**12}, {"clean_at_ms": 10**12}]}
     _, out = simulate(doc)
     assert out["config"]["cleanup.policy"] == "" and out["log_start_offset"] == 0

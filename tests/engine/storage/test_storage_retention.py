@@ -10,8 +10,8 @@ BATCH = 1231
 
 
 def segmented(timestamps: list[int], **config) -> UnifiedLog:
-    """One batch (10 records) per segment: segment.bytes fits exactly one 1,231-byte batch."""
-    log = UnifiedLog(LogConfig.from_dict({"segment.bytes": BATCH, **config}))
+    """One batch (10 records) per segment: internal.segment.bytes fits exactly one 1,231-byte batch."""
+    log = UnifiedLog(LogConfig.from_dict({"internal.segment.bytes": BATCH, **config}))
     for ts in timestamps:
         log.append([(ts, "k0000001", 100)] * 10, max(ts, log.now_ms))
     return log

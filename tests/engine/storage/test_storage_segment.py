@@ -29,7 +29,7 @@ def test_file_names_from_the_base_offset() -> None:
     assert filename_prefix(133) == "00000000000000000133"
     assert filename_prefix(0) == "00000000000000000000"
     assert filename_prefix(2**63 - 1) == "09223372036854775807"  # Long.MAX_VALUE has 19 digits
-    log = log_of(3, **{"segment.bytes": 2 * BATCH})
+    log = log_of(3, **{"internal.segment.bytes": 2 * BATCH})
     assert [s.files for s in log.segments][1] == (
         "00000000000000000020.log", "00000000000000000020.index", "00000000000000000020.timeindex")
 
@@ -51,13 +51,23 @@ def test_index_interval_zero_indexes_every_batch_but_the_first() -> None:
 
 
 def test_roll_on_segment_bytes() -> None:
-    # LogSegment.shouldRoll: size > maxSegmentBytes - messagesSize; 4 batches fit in 5,000 bytes, the 5th
-    # does not
-    log = log_of(10, **{"segment.bytes": 5000})
+    # LogSegment.shouldRoll: size > config.segmentSize() - messagesSize; 4 batches fit in 5,000 bytes, the 5th
+    # does not (a segment this small needs internal.segment.bytes: segment.bytes is at least 1 MiB)
+    log = log_of(10, **{"internal.segment.bytes": 5000})
     assert [s.base_offset for s in log.segments] == [0, 40, 80]
     assert [s.size for s in log.segments] == [4 * BATCH, 4 * BATCH, 2 * BATCH]
     assert log.rolls[0].reasons == ("segment.bytes",)
     assert log.segments[0].roll_reasons == ("segment.bytes",)
+
+
+def test_internal_segment_bytes_overrides_segment_bytes_in_the_roll() -> None:
+    # LogConfig.segmentSize() is internal.segment.bytes when set: the log rolls at 5,000 bytes although
+    # segment.bytes is 1 MiB; without it the same 10 batches (12,310 bytes) stay in one segment
+    log = log_of(10, **{"segment.bytes": 1_048_576, "internal.segment.bytes": 5000})
+    assert [s.base_offset for s in log.segments] == [0, 40, 80]
+    assert [s.base_offset for s in log_of(10, **{"segment.bytes": 1_048_576}).segments] == [0]
+    # 851 batches of 1,231 bytes fill 1 MiB (851 x 1,231 = 1,047,581 > 1,048,576 - 1,231): the 852nd rolls
+    assert [s.base_offset for s in log_of(852, **{"segment.bytes": 1_048_576}).segments] == [0, 8_510]
 
 
 def test_roll_on_segment_ms_uses_record_timestamps_not_the_clock() -> None:
@@ -95,10 +105,10 @@ def test_roll_on_offset_overflow() -> None:
 def test_a_batch_larger_than_a_segment_or_max_message_bytes_is_refused() -> None:
     # UnifiedLog.append: RecordBatchTooLargeException when the batch exceeds segment.bytes;
     # analyzeAndValidateRecords: RecordTooLargeException above max.message.bytes (checked first)
-    log = UnifiedLog(LogConfig.from_dict({"segment.bytes": 1000}))
-    with pytest.raises(ScenarioError, match="RecordBatchTooLargeException"):
+    log = UnifiedLog(LogConfig.from_dict({"internal.segment.bytes": 1000}))
+    with pytest.raises(ScenarioError, match="RecordBatchTooLargeException: .* configured segment size of 1,000"):
         log.append(batch(0), 0)
-    log = UnifiedLog(LogConfig.from_dict({"max.message.bytes": 1230, "segment.bytes": 1000}))
+    log = UnifiedLog(LogConfig.from_dict({"max.message.bytes": 1230, "internal.segment.bytes": 1000}))
     with pytest.raises(ScenarioError, match="RecordTooLargeException: the record batch size is 1,231 bytes"):
         log.append(batch(0), 0)
 

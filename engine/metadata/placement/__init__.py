@@ -1,0 +1,1 @@
+"""``org.apache.kafka.metadata.placement``: ``StripedReplicaPlacer`` (``striped.py``)."""
