@@ -1,16 +1,20 @@
-"""``python -m bench fuzz_cli``: the slow, exhaustive hostile-input run of ``python -m engine`` (issue 18).
+"""``python -m bench fuzz_cli``: the slow, exhaustive hostile-input run of ``python -m engine``.
 
 Every input runs in its own process (a batch of up to 100 items in one), watched for time and memory, and
 must keep the CLI's promise: exit 2 with exactly one stderr line, or exit 0 with strict JSON on stdout (a
-batch: an array of the same length, bad items as one-line ``{"error": ...}``); never a traceback, never
-more than 20 s (a batch 30 s), never more than 2 GiB RSS.  A failing batch is split down to the single
-item.
+batch: an array of the same length, bad items as one-line ``{"error": ...}``); every refusal line bounded
+(``LINE_CHARS``) and without a raw control character; never a traceback, never more than 20 s (a batch
+30 s), never more than 2 GiB RSS.  A failing batch is split down to the single item.
+
+Every command of ``engine.cli.COMMANDS`` is fuzzed (a batchable one in batches): each needs valid seeds in
+``BASE``, which ``tests/cli/test_hostile_inputs.py`` checks, so a new command cannot go unfuzzed.
 
 Families (``families``; ``tests/cli/test_hostile_inputs.py`` runs a seeded few hundred fast ones in-process):
 
 - ``mutated``: valid cases (``../shared/vectors`` when present, else built-in ones) with wrong types,
-  missing and unknown fields, limit +-1 and 2^31/2^63 numbers, lone surrogates, NUL and control characters,
-  duplicates;
+  missing and unknown fields, limit +-1 and 2^31/2^63 numbers, numbers written as strings the JDK reads
+  differently from Python (thousands of digits, blanks ``String.trim`` keeps, ``+``, other scripts' digits,
+  ``_``, hex floats), lone surrogates, NUL, control characters and terminal escapes, duplicates;
 - ``documents``: raw hostile bytes (invalid UTF-8, BOMs, NaN, 5,000-digit numbers, 10^5-deep nesting,
   truncated and concatenated JSON) and, unless ``--quick``, 60-65 MB documents of millions of items;
 - ``surrogates``: a lone surrogate in every string field of every command (accepted, as Java would);
@@ -19,7 +23,8 @@ Families (``families``; ``tests/cli/test_hostile_inputs.py`` runs a seeded few h
 
 Usage: ``python -m bench fuzz_cli [--seed N] [--scale F] [--quick] [--only CMD,...]``; ``--quick`` (about a
 minute, what ``make bench`` runs) skips the big documents and mutates a tenth as many cases.  The last line
-is ``fuzz_cli: <N> inputs, <C> crashes, <H> hangs, <M> multi-line errors, <R> over 2 GiB, <J> bad JSON``.
+is ``fuzz_cli: <N> inputs, <C> crashes, <H> hangs, <M> multi-line errors, <U> unbounded or unescaped errors,
+<R> over 2 GiB, <J> bad JSON, <E> unexpected answers``.
 """
 
 from __future__ import annotations
@@ -39,15 +44,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.cli import COMMANDS as CLI_COMMANDS
+from engine.errors import MAX_MESSAGE, escaped
+
 REPO = Path(__file__).resolve().parent.parent
 VECTORS = Path(os.environ.get("KPL_VECTORS", REPO.parent / "shared" / "vectors"))
 HANG_S, BATCH_S = 20.0, 30.0
 RSS_LIMIT_MB, RSS_KILL_MB = 2048, 2560
 BATCH = 100
 RUN_ALL_ARGS = ["--quick"]
-BATCHABLE = ("assign", "server-assign", "share-assign", "wheel", "replicas")
-COMMANDS = (*BATCHABLE, "hash", "coordinator")
-QUOTA = {
+COMMANDS = tuple(CLI_COMMANDS)  # every command of ``python -m engine``: each needs seeds in ``BASE``
+BATCHABLE = tuple(name for name, command in CLI_COMMANDS.items() if command.batchable)
+QUOTA = {  # mutated cases per command in a full run (a tenth with --quick); 500 for a command not listed
     "assign": 3400,
     "server-assign": 2400,
     "share-assign": 1400,
@@ -55,7 +63,12 @@ QUOTA = {
     "replicas": 1400,
     "hash": 500,
     "coordinator": 500,
+    "produce": 1400,
+    "log": 1000,
+    "share-deliver": 1400,
+    "log-config": 1400,
 }
+LINE_CHARS = MAX_MESSAGE + 100  # the longest refusal line the CLI may print ("error: " and a bounded message)
 
 
 @dataclass(frozen=True)
@@ -157,8 +170,77 @@ BASE: dict[str, list[dict[str, Any]]] = {
     ],
     "hash": [{"keys_hex": ["3231", "", "ff00"], "partitions": [1, 12, 50]}],
     "coordinator": [{"group_ids": ["my-group", "", "polygenelubricants"], "offsets_partitions": 50}],
+    "produce": [
+        {
+            "config": {"linger.ms": 5, "batch.size": 120, "max.in.flight.requests.per.connection": 2},
+            "partitions": 2,
+            "records": 6,
+            "interval_ms": 1,
+            "key_bytes": 4,
+            "value_bytes": 50,
+            "latency_ms": 3,
+            "faults": [{"request": 2, "kind": "not_leader"}],
+            "max_time_ms": 60_000,
+        },
+        {
+            "config": {"acks": " all ", "linger.ms": "3", "enable.idempotence": "TRUE", "retries": "+5"},
+            "partitions": 2,
+            "timeline": [
+                {"t_ms": 0, "partition": 0, "key_bytes": 3, "value_bytes": 10},
+                {"t_ms": 0, "partition": 1, "key_bytes": None, "value_bytes": 0},
+                {"t_ms": 4, "partition": 0, "key_bytes": 0, "value_bytes": 1500},
+            ],
+            "latency_ms": 2,
+            "max_time_ms": 60_000,
+        },
+    ],
+    "log": [
+        {
+            "config": {"internal.segment.bytes": 2048, "index.interval.bytes": 256, "cleanup.policy": "compact,delete",
+                       "retention.ms": "60000", "min.cleanable.dirty.ratio": "0x1p-2"},
+            "workload": {"batches": 20, "records_per_batch": 3, "key_bytes": 8, "value_bytes": 50, "keys": 5,
+                         "tombstone_every": 4, "start_ms": 0, "interval_ms": 1000, "retention_checks": True},
+            "actions": [{"retention_at_ms": 900_000}, {"clean_at_ms": 900_000}, {"delete_records_before": 10}],
+            "lookups": {"offsets": [5, 23], "timestamps": [5000]},
+        },
+        {
+            "config": {"segment.bytes": "1048576", "cleanup.policy": "compact"},
+            "batches": [
+                {"timestamp_ms": 0, "records": [{"key": "a", "value_bytes": 10}, {"key": "a", "value_bytes": None}]},
+                {"timestamp_ms": 5, "records": [{"key": None, "value_bytes": 0}]},
+            ],
+            "lookups": {"offsets": [0, 2], "timestamps": [0]},
+        },
+    ],
+    "share-deliver": [
+        {
+            "settings": {"group.share.record.lock.duration.ms": 30_000, "group.share.delivery.count.limit": 2,
+                         "group.share.partition.max.record.locks": 200},
+            "group_config": {"share.auto.offset.reset": "earliest"},
+            "log": [[0, 4], [5, 9]],
+            "events": [
+                {"t": 0, "op": "fetch", "member": "A", "max_records": 500},
+                {"t": 1, "op": "fetch", "member": "B", "max_records": 3},
+                {"t": 101, "op": "ack", "member": "A", "batches": [
+                    {"first": 0, "last": 4, "types": ["ACCEPT", "RELEASE", "REJECT", "ACCEPT", "RELEASE"]},
+                    {"first": 5, "last": 9, "type": "ACCEPT"},
+                ]},
+                {"t": 2000, "op": "produce", "batch": [10, 14]},
+                {"t": 2001, "op": "crash", "member": "A"},
+                {"t": 2002, "op": "leave", "member": "B"},
+                {"t": 40_000, "op": "tick"},
+                {"t": 40_001, "op": "fetch", "member": "C", "max_records": 2},
+            ],
+        }
+    ],
+    "log-config": [
+        {"config": {"segment.bytes": 1_048_576, "segment.ms": "60000", "cleanup.policy": " compact , delete ",
+                    "min.cleanable.dirty.ratio": "0.25", "retention.bytes": -1, "log.roll.hours": 1,
+                    "max.message.bytes": "\uff11\uff10\uff10"}},
+        {"config": {"cleanup.policy": ["compact"], "log.retention.minutes": 5, "delete.retention.ms": " +1\x00"}},
+    ],
 }
-VECTOR_FILES = {
+VECTOR_FILES = {  # ../shared/vectors/<name>.json whose cases (without their expectations) seed a command
     "assign": "assign",
     "server-assign": "server_assign",
     "share-assign": "share_assign",
@@ -166,8 +248,13 @@ VECTOR_FILES = {
     "replicas": "replicas",
     "hash": "murmur2",
     "coordinator": "coordinator",
+    "produce": "produce",
+    "share-deliver": "share_deliver",
+    "log-config": "log_config",
 }
 DROP = ("expected", "origin", "note", "step_ops", "id_style", "subscription_mode", "static_members", "name")
+LONG_DIGITS = ("1" * 5000, "9" * 4301, "0" * 5000 + "1", "-" + "0" * 4400 + "7", "0x" + "f" * 5000 + "p0")
+JAVA_BLANKS = ("\u3000", "\u00a0", "\u0085", "\u2028", "\u0000", "\x1f", "\t", " ")  # trim() takes only <= U+0020
 
 HOSTILE: list[Any] = [
     None,
@@ -225,14 +312,29 @@ HOSTILE: list[Any] = [
     "\ufeff",
     "C0",
     "t0",
+    *LONG_DIGITS,
+    "\u30001",
+    "1\u00a0",
+    "+1",
+    "\u0663",
+    "\uff11\uff12",
+    "1_000",
+    "0x1p3",
+    "Infinity",
+    "NaN",
+    "1e999",
+    "fal\u017fe",
+    "\x1b[31mred\x1b[0m",
+    "\x1b]0;title\x07",
+    "a\nb",
 ]
 
 
 def base_cases(command: str, use_vectors: bool = True) -> list[dict[str, Any]]:
     """Valid inputs: the built-in ones, plus the real-Kafka vector cases when ../shared/vectors is there."""
     cases = [copy.deepcopy(c) for c in BASE[command]]
-    path = VECTORS / f"{VECTOR_FILES[command]}.json"
-    if use_vectors and path.is_file():
+    path = VECTORS / f"{VECTOR_FILES.get(command, '-')}.json"
+    if use_vectors and command in VECTOR_FILES and path.is_file():
         data = json.loads(path.read_text())
         cases += [_vector_input(command, c) for c in (data["cases"] if isinstance(data, dict) else data)]
     return cases
@@ -243,7 +345,28 @@ def _vector_input(command: str, case: dict[str, Any]) -> dict[str, Any]:
         return {"keys_hex": [case["key_hex"]], "partitions": [int(n) for n in case["partition"]]}
     if command == "coordinator":
         return {"group_ids": [case["group_id"]], "offsets_partitions": 50}
+    if isinstance(case.get("input"), dict):  # produce, log-config: {"name", "input", "expected"}
+        return dict(case["input"])
     return {k: v for k, v in case.items() if k not in DROP}
+
+
+def java_number_text(value: int, rng: random.Random) -> str:
+    """An integer written as a string the JDK's parsers read differently from Python's ``int()``: thousands of
+    digits, a blank ``String.trim`` keeps or removes, a ``+``, other scripts' digits, ``_``, a hex float."""
+    text = str(value)
+    return rng.choice(
+        [
+            *LONG_DIGITS,
+            "0" * 5000 + text,
+            rng.choice(JAVA_BLANKS) + text,
+            text + rng.choice(JAVA_BLANKS),
+            "+" + text,
+            text.translate({ord(d): 0x0660 + int(d) for d in "0123456789"}),
+            text.translate({ord(d): 0xFF10 + int(d) for d in "0123456789"}),
+            text[:1] + "_" + text[1:],
+            f"0x{abs(value):x}p0",
+        ]
+    )
 
 
 class Mutator:
@@ -261,6 +384,8 @@ class Mutator:
         if isinstance(value, list) and value and self.rng.random() < 0.85:
             return self._mutate_list(value, depth)
         if isinstance(value, int) and not isinstance(value, bool) and self.rng.random() < 0.5:
+            if self.rng.random() < 0.3:
+                return java_number_text(value, self.rng)
             return self.rng.choice(
                 [-value, value + 1, value - 1, value * 2**20, value + 2**31, 2**31 - value]
             )
@@ -275,6 +400,9 @@ class Mutator:
                     value + "-" + value,
                     value[:1],
                     "\udc00" + value,
+                    self.rng.choice(JAVA_BLANKS) + value + self.rng.choice(JAVA_BLANKS),
+                    value + self.rng.choice(LONG_DIGITS),
+                    "\x1b[2J" + value,
                 ]
             )
         return self.hostile()
@@ -320,10 +448,42 @@ def dumps(doc: Any) -> bytes:
     return json.dumps(doc, allow_nan=True).encode("utf-8")
 
 
+def number_paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The path (keys and indexes) to every integer in a JSON value.
+
+    >>> list(number_paths({"a": 1, "b": [True, {"c": 2}], "d": "3"}))
+    [('a',), ('b', 1, 'c')]
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from number_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from number_paths(item, (*path, i))
+
+
+def as_java_texts(rng: random.Random, seed: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seed once per integer in it, that integer written as a string the JDK reads differently from
+    Python (``java_number_text``; every other one the 5,000-digit ``LONG_DIGITS[0]``)."""
+    docs = []
+    for i, path in enumerate(number_paths(seed)):
+        doc = copy.deepcopy(seed)
+        parent = doc
+        for step in path[:-1]:
+            parent = parent[step]
+        parent[path[-1]] = LONG_DIGITS[0] if i % 2 else java_number_text(parent[path[-1]], rng)
+        docs.append(doc)
+    return docs
+
+
 def mutated(rng: random.Random, command: str, count: int, use_vectors: bool = True) -> Iterator[Case]:
-    """``count`` mutated valid cases; batchable commands in arrays of ``BATCH`` items."""
+    """``count`` mutated valid cases, then each built-in seed with each of its integers written as a Java
+    number text (``as_java_texts``); batchable commands in arrays of ``BATCH`` items."""
     mutator, cases = Mutator(rng), base_cases(command, use_vectors)
     docs = [mutator.many(copy.deepcopy(rng.choice(cases)), rng.choice([1, 1, 2, 3, 5])) for _ in range(count)]
+    docs += [doc for seed in BASE[command] for doc in as_java_texts(rng, seed)]
     if command in BATCHABLE:
         for i in range(0, len(docs), BATCH):
             yield Case(
@@ -422,9 +582,40 @@ def surrogates() -> Iterator[Case]:
             },
         ),
         ("coordinator", "group id", {"group_ids": [lone, "\udfff", "a\ud83d"]}),
+        (
+            "share-assign",
+            "member id",
+            {"steps": [{"topics": {"t0": 3}, "members": [{"id": lone, "topics": ["t0"]},
+                                                         {"id": "a\udfff", "topics": ["t0"]}]}]},
+        ),
+        (
+            "share-deliver",
+            "member id",
+            {"log": [[0, 3]], "events": [{"t": 0, "op": "fetch", "member": lone, "max_records": 2},
+                                         {"t": 1, "op": "fetch", "member": "\udfffB", "max_records": 2},
+                                         {"t": 2, "op": "crash", "member": lone}]},
+        ),
+        (
+            "log",
+            "record key",
+            {"batches": [{"timestamp_ms": 0, "records": [{"key": lone, "value_bytes": 1},
+                                                         {"key": "a\ud83d", "value_bytes": None}]}]},
+        ),
     ]
     for command, field, doc in ok:
         yield Case(command, f"{command}: lone surrogate in a {field}", dumps(doc), expect="ok")
+    refused = [
+        ("produce", "acks value", {"config": {"acks": lone}, "partitions": 1, "records": 1}),
+        ("produce", "property name", {"config": {lone: 1}, "partitions": 1, "records": 1}),
+        ("log-config", "cleanup.policy item", {"config": {"cleanup.policy": "compact," + lone}}),
+        ("log-config", "number", {"config": {"segment.bytes": "1048576" + lone}}),
+        ("log", "property name", {"config": {"x" + lone: 1}, "batches": [{"records": [{"key": "a"}]}]}),
+        ("share-deliver", "acknowledge type", {"log": [[0, 1]], "events": [
+            {"t": 0, "op": "fetch", "member": "A", "max_records": 2},
+            {"t": 1, "op": "ack", "member": "A", "batches": [{"first": 0, "last": 1, "type": lone}]}]}),
+    ]
+    for command, field, doc in refused:
+        yield Case(command, f"{command}: lone surrogate as a {field}", dumps(doc), expect="refuse")
     yield Case(
         "hash",
         "hash: lone surrogate as a key",
@@ -491,6 +682,8 @@ def argv_cases() -> Iterator[Case]:
         ("/dev/zero", ("wheel", "/dev/zero")),
         ("/dev/urandom", ("hash", "/dev/urandom")),
         ("control characters", ("assign", "a\x1b[31mb")),
+        ("a 5,000-character path", ("log-config", "x" * 5000)),
+        ("a path with a line break and a lone surrogate", ("produce", "a\nb\udc80")),
     ]:
         yield Case(argv[0] if argv else "-", f"argv: {name}", b"{}", argv=argv, expect="refuse")
 
@@ -500,7 +693,7 @@ def families(
 ) -> Iterator[Case]:
     """Every hostile input of a run, family by family (see the module docstring)."""
     for command in only:
-        yield from mutated(rng, command, max(1, int(QUOTA[command] * scale * (0.1 if quick else 1))))
+        yield from mutated(rng, command, max(1, int(QUOTA.get(command, 500) * scale * (0.1 if quick else 1))))
         yield from documents(command, big=not quick)
     yield from (c for c in surrogates() if c.command in only)
     yield from (c for c in budget_edges() if c.command in only)
@@ -554,7 +747,7 @@ def run(case: Case, python: str = sys.executable) -> Outcome:
 
 
 def judge(case: Case, got: Outcome) -> list[tuple[str, str]]:
-    """Broken promises as (category, detail): crash, hang, rss, multiline, badjson or expect."""
+    """Broken promises as (category, detail): crash, hang, rss, multiline, unsafe, badjson or expect."""
     if got.killed:
         return [("hang" if got.killed.startswith("time") else "rss", got.killed)]
     problems = [("rss", f"peak {got.peak_mb} MiB")] if got.peak_mb > RSS_LIMIT_MB else []
@@ -563,6 +756,7 @@ def judge(case: Case, got: Outcome) -> list[tuple[str, str]]:
         return problems + [("crash", f"rc={got.rc}: {(lines or [''])[-1][:160]}")]
     if got.rc == 2:
         problems += [("multiline", f"{len(lines)} stderr lines")] if len(lines) != 1 else []
+        problems += [("unsafe", why) for why in map(line_problem, lines[:1]) if why]
         return problems + ([("expect", "refused a valid input")] if case.expect == "ok" else [])
     problems += [("multiline", "stderr on success")] if lines else []
     return problems + answer_problems(case, got.out)
@@ -585,13 +779,25 @@ def answer_problems(case: Case, stdout: bytes) -> list[tuple[str, str]]:
             )
         ]
     errors = [i["error"] for i in items if isinstance(i, dict) and "error" in i]
-    if any(not isinstance(e, str) or "\n" in e or "\r" in e for e in errors):
+    if any(not isinstance(e, str) or len(e.splitlines()) > 1 for e in errors):
         return [("multiline", "a batch item's error is not one line")]
+    unsafe = next((why for why in map(line_problem, errors) if why), None)
+    if unsafe:
+        return [("unsafe", f"a batch item's error: {unsafe}")]
     return (
         [("expect", f"an error for a valid input: {errors[0][:100]}")]
         if errors and case.expect == "ok"
         else []
     )
+
+
+def line_problem(line: str) -> str | None:
+    """Why a refusal line breaks the promise of a bounded, escaped line: longer than ``LINE_CHARS``, or holding
+    a character a terminal acts on (``engine.errors.escaped``: controls, bidi, line separators)."""
+    if len(line) > LINE_CHARS:
+        return f"a line of {len(line):,} characters"
+    raw = next((c for c in line if escaped(c) != c), None)
+    return None if raw is None else f"a raw {escaped(raw)} in the line"
 
 
 def _no_constant(name: str) -> Any:
@@ -646,6 +852,6 @@ def main(argv: list[str]) -> None:
     print(f"{time.monotonic() - start:.0f} s in all")
     print(
         f"fuzz_cli: {inputs} inputs, {failures['crash']} crashes, {failures['hang']} hangs, "
-        f"{failures['multiline']} multi-line errors, {failures['rss']} over 2 GiB, "
-        f"{failures['badjson']} bad JSON, {failures['expect']} unexpected answers"
+        f"{failures['multiline']} multi-line errors, {failures['unsafe']} unbounded or unescaped errors, "
+        f"{failures['rss']} over 2 GiB, {failures['badjson']} bad JSON, {failures['expect']} unexpected answers"
     )

@@ -8,7 +8,9 @@ then run out 30 s later).  The baseline, measured in the same run, is the smalle
 vectors' 120 Kafka cases (1,926 events, at most a few hundred records in flight).
 
 Rows: the budget estimate (before work), the engine alone (``replay.run``: events through ``SharePartition``),
-and the whole CLI answer (parse, budget, every step's state as JSON).
+and the whole CLI answer (parse, budget, every step's state as JSON).  ``ticks_case`` and ``batches_case`` are the
+other shapes the cost model is fitted on (``python -m bench cost --only share``): steps that write a state with
+nothing in flight, and long logs the case reads and builds whatever the fetches take.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 from engine.budgets import check_share_delivery
 from engine.cost import estimate_share_deliver_answer, estimate_share_delivery
 from engine.inputs import encode_json
-from engine.share.case import parse_case, window_cap
+from engine.share.case import parse_case, window_bound, window_cap
 from engine.share.cli import cli_share_deliver
 from engine.share.log import ShareLog
 from engine.share.replay import apply, run
@@ -85,6 +87,31 @@ def worst_answer_case(records: int = 19_000, ticks: int = 24) -> dict[str, Any]:
     return {"group_config": EARLIEST, "log": [[0, records - 1]], "events": events}
 
 
+def ticks_case(events: int, records: int = 0) -> dict[str, Any]:
+    """``events`` tick events over a log of ``records`` records (none: an empty window): the answer still writes
+    a result and a state for every step."""
+    return {"group_config": EARLIEST, "log": [[0, records - 1]] if records else [],
+            "events": [{"t": i, "op": "tick"} for i in range(events)]}
+
+
+def batches_case(batches: int, fetches: int = 10, width: int = 1) -> dict[str, Any]:
+    """A log of ``batches`` batches of ``width`` records and ``fetches`` fetches of 500 records: the log is read
+    and built whatever the fetches take."""
+    return {"group_config": EARLIEST, "log": [[i * width, i * width + width - 1] for i in range(batches)],
+            "events": [{"t": i, "op": "fetch", "member": f"m{i % 4}", "max_records": 500} for i in range(fetches)]}
+
+
+def case_counts(doc: dict[str, Any]) -> tuple[int, int, int]:
+    """``(events, window_cap, log batches)`` of a case read off its document, as ``parse_case`` and ``window_cap``
+    count them (tests/engine/cost/test_share_costs.py checks both agree)."""
+    events = doc["events"]
+    batches = [(b[0], b[1]) for b in doc.get("log", [])]
+    batches += [(e["batch"][0], e["batch"][1]) for e in events if e["op"] == "produce"]
+    largest_fetch = max((e["max_records"] for e in events if e["op"] == "fetch"), default=0)
+    locks = parse_settings(doc.get("settings")).max_record_locks
+    return len(events), window_bound(locks, largest_fetch, batches), len(batches)
+
+
 def _ack(rng: random.Random, t: int, member: str, ranges: list[tuple[int, int, int]]) -> dict[str, Any]:
     batches = []
     for first, last, _ in sorted(ranges):
@@ -120,9 +147,9 @@ def main(argv: list[str]) -> None:
     start = time.perf_counter()
     case = parse_case(big)
     parsed = time.perf_counter()
-    cap = window_cap(case)
-    check_share_delivery(len(case.events), cap)
-    estimate = estimate_share_delivery(len(case.events), cap)
+    cap, batches = window_cap(case), len(case.all_batches)
+    check_share_delivery(len(case.events), cap, batches=batches)
+    estimate = estimate_share_delivery(len(case.events), cap, batches)
     estimate_ms, parse_ms = (time.perf_counter() - parsed) * 1000, (parsed - start) * 1000
     print(f"estimate before work: {len(case.events):,} events x {cap:,} records the window may hold: "
           f"{estimate.seconds:.1f} s, {estimate.mib:,} MiB, in {estimate_ms:.0f} ms (after reading "

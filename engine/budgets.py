@@ -4,7 +4,7 @@ the 2-core reference machine) with one line naming the estimate, the ceiling and
 
 Size limits (``engine.inputs``, each command's own) bound what a request *is*; the estimate bounds what it
 *asks for*: 2,000,000 partitions x 200 steps is a 360 KB document.  The shapes each command is estimated
-from (README, "Limits"):
+from (docs/command-line.md, "Limits"):
 
 - ``assign``: the scenario (partitions, members, subscriptions, steps; sticky's general path when
   subscriptions differ; cooperative follow-up rounds; the client: Java or librdkafka);
@@ -18,17 +18,20 @@ from (README, "Limits"):
   strategies assigned, and Spark's start, checked before Spark starts (local mode; on a cluster or Spark Connect
   only this machine's part: the start and the assignments).  Spark's start is about 30 s of the 120: a
   local run fits the ceiling up to about 145 MB of Parquet or 235 MB of CSV (``estimate_load``);
-- ``share-deliver``: events and the records the in-flight window may hold (``window_cap`` in
-  ``engine.share.case``: 4 x (max.record.locks + the largest fetch + the largest log batch), at most the log's
-  span; Kafka's window can outgrow the lock limit, and a run whose window passes the cap is stopped), and for
-  the CLI its answer, which writes the partition's state after every event: events x window records at worst
-  (``estimate_share_deliver_answer``, fitted on that worst case).  Beside the estimate one semantic limit
-  stays: the window cap <= 200,000 records.
-- ``share-assign``: partitions, subscriptions (the heterogeneous path's counted again when they differ) and
-  held partitions (given, or chained: about the previous step's partitions + members), summed over steps
-  (``step_shapes`` in ``engine.coordinator.share_assignment``); the document limits keep every request well
-  under the ceiling (the dearest, about 13,000,000 differing subscriptions in 64 MiB, about 40 s), so the check
-  is the door every command has, not a limit a request meets today.
+- ``share-deliver``: the case read and run: its events, its log batches (the log's and the produced ones) and
+  the records the in-flight window may hold (``window_cap`` in ``engine.share.case``: 4 x (max.record.locks +
+  the largest fetch + the largest log batch), at most the log's span; Kafka's window can outgrow the lock limit,
+  and a run whose window passes the cap is stopped), and for the CLI its answer, which runs the case again and
+  writes the partition's state after every event: each step's result and state, and events x window records at
+  worst (``estimate_share_deliver_answer``, fitted on that worst case and on steps with an empty window).  Beside
+  the estimate one semantic limit stays: the window cap <= 200,000 records.
+- ``share-assign``: per step partitions, visited topics, members, subscriptions (the heterogeneous path's
+  counted again), and what members hold and are answered, each member's holdings followed from step to step
+  (``engine.cost.share``: given ``current_assignment``s, else the previous step's answer; on the heterogeneous
+  path a member keeps the partitions of topics no member subscribes to any more, so a chain of such steps holds
+  members x steps² partitions while its document stays small), and the topic comparisons of members whose
+  topics change (``step_shapes`` in ``engine.coordinator.share_assignment``).  Such a chain, or millions of
+  differing subscriptions that members change from step to step, is refused by the estimate.
 
 Worked example (asserted by tests/engine/test_worked_examples.py): Kafka's 200,000-partition shape passes, a
 request for 2,000,000 partitions x 20,000 members with differing subscriptions is refused:
@@ -155,15 +158,16 @@ def check_share_assign(steps: Sequence[ShareStepShape]) -> None:
 MAX_SHARE_IN_FLIGHT: Final = 200_000
 
 
-def check_share_delivery(events: int, in_flight: int, answer: bool = False) -> None:
+def check_share_delivery(events: int, in_flight: int, answer: bool = False, batches: int = 0) -> None:
     """The window cap (a semantic limit: a run whose window outgrows it is stopped), then the cost model's
-    estimate of the run and, for the CLI (``answer``), of its answer: the state written after every event."""
+    estimate of reading and running the case (``batches``: the log's and the produced log batches) and, for the
+    CLI (``answer``), of its answer: every step's state, held and written as JSON."""
     check_budget("share-deliver", in_flight, MAX_SHARE_IN_FLIGHT,
                  "records the in-flight window may hold: 4 x (max.record.locks + largest max_records + "
                  "largest log batch), at most the log's span")
-    estimate = estimate_share_delivery(events, in_flight)
+    estimate = estimate_share_delivery(events, in_flight, batches)
     if answer:
         written = estimate_share_deliver_answer(events, in_flight)
-        estimate = Estimate(estimate.seconds + written.seconds, estimate.peak_bytes + written.peak_bytes,
-                            written.drivers)
+        drivers = written.drivers if written.seconds >= estimate.seconds else estimate.drivers
+        estimate = Estimate(estimate.seconds + written.seconds, estimate.peak_bytes + written.peak_bytes, drivers)
     check_estimate("share-deliver", estimate)

@@ -2,13 +2,14 @@
 
 Every command reads one JSON document (a file, or stdin for ``-``) and prints one JSON document.
 Exit codes: 0 success, 2 bad input (one line on stderr naming the field and the value), including
-every misuse of the command line itself (unknown command or flag, two files).
+every misuse of the command line itself (unknown command or flag, two files).  Every refusal goes through
+``refusal``: one line, escaped and bounded, whoever built its message.
 Commands marked batchable also take a JSON array of at most ``MAX_BATCH_ITEMS`` inputs (checked before
 parsing) and answer an array in the same order, written item by item as each completes, an
 ``{"error": ...}`` object standing in for each bad input.
 
 The document is read through ``engine.inputs`` (size, depth, number length and batch items bounded
-before any work); each command bounds its own work (see README, "Limits").  Output is always valid
+before any work); each command bounds its own work (see docs/command-line.md, "Limits").  Output is always valid
 UTF-8 JSON: a lone surrogate in an id comes back as a ``\\udXXX`` escape.
 
 Each command's handler lives beside the engine code it drives and is imported lazily, so a
@@ -25,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from engine.errors import EngineError, InputError
+from engine.errors import MAX_MESSAGE, EngineError, InputError, quote
 from engine.inputs import MAX_BATCH_ITEMS, MAX_DOCUMENT_BYTES, DocumentLimits, decode_json, encode_json
 from engine.release import follows
 
@@ -97,12 +98,22 @@ def _read_file(path: str) -> bytes:
         return handle.read(MAX_INPUT_BYTES + 1)
 
 
+def refusal(exc: BaseException | str) -> str:
+    """The one line a refusal prints, whoever built its message: line breaks, control characters and lone
+    surrogates escaped, at most ``MAX_MESSAGE`` characters (``engine.errors.quote``).
+
+    >>> refusal("segment.bytes: 1\\n\\x1b[2J"), refusal("x" * 2000)[-30:]
+    ('segment.bytes: 1\\\\n\\\\x1b[2J', 'xxxxxxxxxx… (2,000 characters)')
+    """
+    return quote(str(exc), MAX_MESSAGE)
+
+
 def run_one(handler: Callable[[Any], Any], item: Any) -> Any:
-    """Run a handler on one input of a batch; bad input becomes ``{"error": ...}``."""
+    """Run a handler on one input of a batch; bad input becomes ``{"error": ...}`` (``refusal``)."""
     try:
         return handler(item)
     except EngineError as exc:
-        return {"error": str(exc)}
+        return {"error": refusal(exc)}
 
 
 def with_follows(answer: Any, command: Command) -> Any:
@@ -139,7 +150,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _fail(exc: BaseException | str) -> int:
-    print(f"error: {exc}", file=sys.stderr)
+    """Exit code 2 after one stderr line, ``error: `` and the ``refusal``."""
+    print(f"error: {refusal(exc)}", file=sys.stderr)
     return 2
 
 
@@ -181,6 +193,5 @@ def _run_load(argv: list[str]) -> int:
     try:
         job = importlib.import_module("engine.spark.cli")
     except ImportError as exc:
-        print(f"error: load: the Spark pipeline is unavailable ({exc})", file=sys.stderr)
-        return 2
+        return _fail(f"load: the Spark pipeline is unavailable ({exc})")
     return int(job.main(argv))

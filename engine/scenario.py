@@ -9,7 +9,7 @@ Topic names follow Kafka's rule (``org.apache.kafka.common.internals.Topic.valid
 ``topics: not a legal Kafka topic name, got 'orders v2' (...)``.  The builder and the CLI refuse the
 same names.
 
-Limits (also in README.md):
+Limits (also in docs/command-line.md):
   partitions per topic 1..100,000; partitions in a step <= 2,000,000; topics per step <= 20,000;
   members per step <= 20,000; names 1..249 characters (member ids up to 1,000); steps <= 200.
 """

@@ -72,9 +72,10 @@ def timings_section(timeline: Timeline, step: int) -> tuple[ProtocolTimings, tup
                               "interval expected (the table's partition-seconds), a full one at most (the "
                               "bound). 0..{max} ms.").format(max=f"{MAX_TIMING_MS:,}"))
         gone = [m for m in steps[step - 1].member_ids if m not in steps[step].member_ids]
+        label = timeline.labels[step].encode("utf-8", "surrogatepass")  # a member id may hold a lone surrogate
         crashed = st.multiselect(_("members that crashed (no LeaveGroup: detected after session.timeout.ms)"),
                                  gone, default=[m for m in timeline.crashed[step] if m in gone],
-                                 key=f"rebalance.crashed.{step}.{zlib.crc32(timeline.labels[step].encode()):08x}")
+                                 key=f"rebalance.crashed.{step}.{zlib.crc32(label):08x}")
     return ProtocolTimings(session, rejoin, sync, batch, heartbeat), tuple(crashed)
 
 

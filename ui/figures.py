@@ -28,6 +28,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from engine.charts.text import readable
+from ui.display import display_figure_json
 from ui.memo import cached_call
 
 _tokens = itertools.count()
@@ -65,15 +66,17 @@ def variant(fig: go.Figure, kind: Hashable, make: Callable[[go.Figure], go.Figur
 
 
 def _plain_to_json(fig: Any, *args: Any, **kwargs: Any) -> str:
+    """Plotly's own ``to_json``, its texts escaped for display (``ui.display.display_figure_json``)."""
     import plotly.io
 
-    return str(getattr(plotly.io.to_json, "__wrapped__", plotly.io.to_json)(fig, *args, **kwargs))
+    return display_figure_json(getattr(plotly.io.to_json, "__wrapped__", plotly.io.to_json), fig, *args, **kwargs)
 
 
 @functools.cache
 def install_json_cache() -> None:
     """``plotly.io.to_json`` of a ``FrozenSpec`` (what ``st.plotly_chart`` encodes for a frozen figure) is
-    the JSON it holds; anything else is encoded as before.  Once per process."""
+    the JSON it holds; anything else is encoded as before.  Either way every text in it is valid UTF-8 to
+    draw, a lone surrogate shown as ``\\udXXX`` (``ui.display``).  Once per process."""
     import plotly.io
 
     original = plotly.io.to_json
@@ -83,6 +86,7 @@ def install_json_cache() -> None:
                 engine: str | None = None) -> str:
         if isinstance(fig, FrozenSpec) and not pretty and remove_uids and engine is None:
             return fig.json
-        return str(original(fig, validate=validate, pretty=pretty, remove_uids=remove_uids, engine=engine))
+        return display_figure_json(original, fig, validate=validate, pretty=pretty, remove_uids=remove_uids,
+                                   engine=engine)
 
     plotly.io.to_json = to_json

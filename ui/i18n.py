@@ -321,11 +321,18 @@ def with_bom(data: Any, mime: str | None) -> Any:
 
 @functools.cache
 def install_hooks() -> None:
-    """Once per process: ``st.dataframe`` / ``st.table`` headers translated, CSV downloads with a BOM."""
+    """Once per process: ``st.dataframe`` / ``st.table`` headers translated, CSV downloads with a BOM.
+
+    First ``ui.display.install_display_hooks``: every text drawn valid UTF-8 (a lone surrogate as ``\\udXXX``);
+    the hooks below wrap those, so the translated text is the one escaped."""
     import streamlit as st
     from streamlit.elements.arrow import ArrowMixin
     from streamlit.elements.table import TableMixin
     from streamlit.elements.widgets.button import ButtonMixin
+
+    from ui.display import install_display_hooks
+
+    install_display_hooks()  # first: the wrappers below call the escaping methods
 
     def wrap_table(original: Any) -> Any:
         @functools.wraps(original)

@@ -172,12 +172,17 @@ def handout_html(title: str, intro: str, table: Any, figures: Sequence[tuple[str
     """One offline HTML page: a heading, a table (a DataFrame) and the figures; plotly.js is inlined once."""
     import html
 
+    from ui.display import display_value
+
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
              "<style>body{font-family:sans-serif;margin:2rem}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:4px 8px}</style></head><body>",
              f"<h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p>", table.to_html(index=False)]
     for i, (heading, fig) in enumerate(figures):
         parts.append(f"<h2>{html.escape(heading)}</h2>")
+        spec = fig.to_dict()
+        if (shown := display_value(spec)) is not spec:  # a lone surrogate as the page shows it (ui.display)
+            fig = go.Figure(shown, skip_invalid=True)
         parts.append(fig.to_html(full_html=False, include_plotlyjs=i == 0, config={"displaylogo": False}))
     return "".join(parts) + "</body></html>"
 

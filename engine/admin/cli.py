@@ -109,7 +109,7 @@ def connection_of(args: argparse.Namespace) -> Connection:
 def _imported(args: argparse.Namespace) -> Imported:
     if args.from_text is not None:
         text = _read_text(args.from_text)
-        check_import(len(text.encode("utf-8", "surrogatepass")))  # the cost model's estimate (README, "Limits")
+        check_import(len(text.encode("utf-8", "surrogatepass")))  # the estimate (docs/command-line.md, "Limits")
         return parse_text(text)
     from engine.admin.live import import_live
 

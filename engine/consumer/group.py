@@ -254,6 +254,6 @@ def cli_assign(payload: Any) -> dict[str, Any]:
     """``python -m engine assign``: one case in, ``{"steps": [...]}`` out."""
     strategy = parse_strategy(payload)
     scenario = parse_scenario(payload)
-    check_assign(scenario, strategy)  # the cost model's estimate (README, "Limits")
+    check_assign(scenario, strategy)  # the cost model's estimate (docs/command-line.md, "Limits")
     result = replay(scenario, strategy)
     return {"steps": [step_to_json(s, strategy) for s in result.steps]}

@@ -36,7 +36,7 @@ def cli_coordinator(payload: Any) -> dict[str, Any]:
     doc = _require_dict(payload, "coordinator")
     ids = [_group_id(i, g) for i, g in enumerate(_require_list(doc, "group_ids", MAX_CLI_GROUP_IDS))]
     n = check_partition_count(doc.get("offsets_partitions", DEFAULT_OFFSETS_PARTITIONS), "offsets_partitions")
-    check_coordinator(ids)  # the work budget (README, "Limits")
+    check_coordinator(ids)  # the work budget (docs/command-line.md, "Limits")
     results = []
     for group_id in ids:
         h = string_hash_code(group_id)

@@ -19,7 +19,7 @@ partition has ``ceil(5 / 3) = 2`` members, and ``m1``, first in ``memberIds()`` 
 
 Answers list each member's partitions sorted by topic name then partition; Kafka's own order (its
 ``HashMap``/``HashSet`` iteration order) is kept in ``ShareStepResult.kafka_order`` and chained into the next
-step, where it decides which partitions an overfilled member gives up.  Limits (README): those of
+step, where it decides which partitions an overfilled member gives up.  Limits (docs/command-line.md): those of
 ``server-assign`` (steps <= 200, members <= 10,000 and partitions <= 200,000 per step); the work is estimated
 before it starts by the cost model (``step_shapes`` -> ``engine.cost.estimate_share_assignment``), and the
 command line refuses an estimate over its ceiling (``engine.budgets.check_share_assign``), as every other
@@ -39,6 +39,7 @@ from engine.coordinator.group_spec import TopicDescriber
 from engine.coordinator.simple import share_group_spec
 from engine.coordinator.target_assignment import _parse_steps, _StepIn
 from engine.cost.computations import ShareStepShape
+from engine.cost.share import ShareMember, ShareStep, given_counts, share_step_shapes
 from engine.errors import ScenarioError
 from engine.java.strings import string_compare_key
 from engine.java.uuid import Uuid
@@ -81,14 +82,13 @@ def share_assignment_to_json(assignment: Assignment) -> dict[str, list[str]]:
 
 
 def step_shapes(steps: list[_StepIn]) -> list[ShareStepShape]:
-    """What the cost model reads of each parsed step: partitions, members, subscriptions (member-topic pairs,
-    at least one per member), whether they differ, the given ``current_assignment``s, and whether some member's
-    is chained from the previous step's answer."""
-    return [ShareStepShape(sum(s.topics.values()), len(s.members), sum(max(len(m.topics), 1) for m in s.members),
-                           len({frozenset(m.topics) for m in s.members}) > 1,
-                           sum(len(m.current_assignment or ()) for m in s.members),
-                           any(m.current_assignment is None for m in s.members))
-            for s in steps]
+    """What the cost model reads of the parsed steps (``engine.cost.share.share_step_shapes``): partitions,
+    members, subscriptions, the path, and what members carry in and are answered, each member's holdings
+    (given ``current_assignment``s, else the previous step's answer) followed from step to step."""
+    return share_step_shapes(ShareStep(s.topics, [ShareMember(m.id, m.topics, None if m.current_assignment is None
+                                                              else given_counts(m.current_assignment))
+                                                  for m in s.members], s.subscription_type)
+                             for s in steps)
 
 
 def parse_share_case(case: Mapping[str, Any] | Scenario) -> tuple[str, list[_StepIn]]:

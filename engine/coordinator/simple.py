@@ -163,8 +163,10 @@ def _copied_topics(original: CurrentAssignment, dropped: Iterable[Uuid],
     """Iteration order of the working copy's topic map (``new HashMap<>(size)``, puts, removals, then a
     ``computeIfAbsent`` per partition given)."""
     gone = list(dropped)
-    kept = [t for t, _ in original if t not in gone]
-    new = [t for t in dict.fromkeys(t for t, _ in given) if t not in kept]
+    gone_set = set(gone)
+    kept = [t for t, _ in original if t not in gone_set]
+    kept_set = set(kept)
+    new = [t for t in dict.fromkeys(t for t, _ in given) if t not in kept_set]
     if len(kept) + len(new) <= 1:
         return kept + new
     topics: TreeBinHashMap[Uuid, None] = TreeBinHashMap(uuid_hash_code, len(original))

@@ -21,7 +21,7 @@ Worked example (asserted in tests/engine/coordinator/test_server_assign.py)::
 
 Assignments are ``TopicPartition`` lists (``engine.consumer.assignment``); strings only in the JSON.
 
-Limits (stated in README): steps <= 200; per step topics <= 10,000, partitions per topic 1..100,000,
+Limits (stated in docs/command-line.md): steps <= 200; per step topics <= 10,000, partitions per topic 1..100,000,
 partitions <= 200,000, members <= 10,000; partitions summed over all steps <= 1,000,000.
 """
 
@@ -62,7 +62,7 @@ MAX_TOPICS = 10_000
 MAX_PARTITIONS_PER_TOPIC = 100_000
 MAX_PARTITIONS_PER_STEP = 200_000
 MAX_MEMBERS = 10_000
-MAX_PARTITIONS_ALL_STEPS = 1_000_000  # the work budget: ~4.5 s for uniform (README, "Limits")
+MAX_PARTITIONS_ALL_STEPS = 1_000_000  # the work budget: ~4.5 s for uniform (docs/command-line.md, "Limits")
 MAX_NAME = 1_000
 
 
@@ -130,7 +130,7 @@ def cli_server_assign(payload: Any) -> dict[str, Any]:
     Where Kafka's assignor would throw, the answer is ``{"error": "PartitionAssignorException: ..."}``.
     """
     chosen, steps = _parse_case(payload, None)
-    check_server_assign(_shape(steps), chosen.name)  # the cost model's estimate (README, "Limits")
+    check_server_assign(_shape(steps), chosen.name)  # the cost model's estimate (docs/command-line.md, "Limits")
     try:
         result = _assign_steps(chosen, steps)
     except PartitionAssignorError as exc:

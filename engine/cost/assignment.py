@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 from engine.cost.computations import ShareStepShape, estimate_protocol_walkthrough, estimate_share_assignment
 from engine.cost.constants import MODELS
 from engine.cost.model import Estimate, evaluate
-from engine.cost.shape import describe, scenario_features, subscriptions_differ
+from engine.cost.shape import describe, scenario_features
+from engine.cost.share import ShareMember, ShareStep, given_counts
+from engine.cost.share import share_step_shapes as follow_share_steps
 from engine.errors import ScenarioError
 
 if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
@@ -94,12 +96,14 @@ def estimate_comparison(scenario: Scenario, client: str = "java") -> Estimate:
 
 def share_step_shapes(scenario: Scenario) -> list[ShareStepShape]:
     """The scenario as share-assign steps (``engine.coordinator.share_assignment.scenario_to_share_case``): an
-    imported group's first step holds its current assignment, every later step what the previous one answered."""
-    imported = sum(len(tps) for tps in scenario.current_assignment.values())
-    return [ShareStepShape(state.total_partitions, len(state.members),
-                           sum(max(len(m.topics), 1) for m in state.members), subscriptions_differ(state),
-                           imported if i == 0 else 0, i > 0)
-            for i, state in enumerate(scenario.steps)]
+    imported group's first step holds its current assignment, every later step what the previous one answered
+    (``engine.cost.share.share_step_shapes`` follows it)."""
+    imported = bool(scenario.current_assignment)
+    given = {m: given_counts((tp.topic, tp.partition) for tp in tps) for m, tps in scenario.current_assignment.items()}
+    return follow_share_steps(
+        ShareStep(state.topics, [ShareMember(m.id, m.topics, given.get(m.id, {}) if imported and i == 0 else None)
+                                 for m in state.members])
+        for i, state in enumerate(scenario.steps))
 
 
 def estimate_share_scenario(scenario: Scenario) -> Estimate:

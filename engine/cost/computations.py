@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.cost.constants import MODELS
 from engine.cost.model import Estimate, evaluate
@@ -97,43 +98,92 @@ def load_features(input_bytes: int, fmt: str, partition_counts: Sequence[int], a
             "extra_count_bytes": input_bytes * max(len(partition_counts) - 1, 0), "assigned": assigned}
 
 
-def share_delivery_features(events: int, in_flight: int) -> dict[str, float]:
-    return {"events": events, "event_locks": events * in_flight, "in_flight": in_flight}
+def share_delivery_features(events: int, in_flight: int, batches: int = 0) -> dict[str, float]:
+    """Reading a ``share-deliver`` case and running it: each event (read, then applied), each event x the
+    window's records (the walks over the in-flight batches), each log batch (read, then put in the log)."""
+    return {"events": events, "event_locks": events * in_flight, "in_flight": in_flight, "batches": batches}
 
 
 def share_answer_features(events: int, in_flight: int) -> dict[str, float]:
-    return {"cells": events * in_flight}
+    """``share-deliver``'s answer: each step's result and state however small (``events``), and one run per
+    record of the window at worst (``cells``).  The log's batches are the reading and running of the case
+    (``share_delivery_features``), done once by the command."""
+    return {"events": events, "cells": events * in_flight}
 
 
 @dataclass(frozen=True)
 class ShareStepShape:
-    """One share-assign step as its cost sees it: partitions, members, subscriptions (member-topic pairs, at
-    least one per member), whether subscriptions differ (the heterogeneous path), the partitions its members are
-    given as held, and whether members hold what the previous step answered them (``chained``: not known before
-    work)."""
+    """One share-assign step as its cost sees it (``engine.cost.share.share_step_shapes`` counts it): partitions,
+    members, subscriptions (member-topic pairs, at least one per member), whether it takes the heterogeneous
+    path, what its members carry in (``held``: member-partitions, given or answered by the previous step;
+    ``held_topics``: member-topic pairs), what they are answered (``answered``, ``answered_topics``) and the topic
+    comparisons of members whose topics change (``rescans``)."""
 
     partitions: int
     members: int
     subscriptions: int
     differ: bool = False
-    held: int = 0
-    chained: bool = True
+    topics: int = 0
+    held: float = 0.0
+    held_topics: float = 0.0
+    answered: float = 0.0
+    answered_topics: float = 0.0
+    rescans: float = 0.0
+
+
+SHARE_FEATURES = ("partitions", "topics", "members", "subscriptions", "differing", "held", "held_topics", "answered",
+                  "answered_topics", "rescans", "peak")
+
+# Relative weights of what a share assignment holds (bytes as tracemalloc counts them): each step keeps a
+# member-partition it was given (a TopicPartition and its list entries) and one it answers; while a step runs, each
+# member-topic pair it holds or answers has its sets, maps and working copies; the JSON answer writes a string
+# per member-partition answered.  The fit scales their sum to the resident set (``peak``'s constant).
+SHARE_KEPT_HELD: Final = 64.0
+SHARE_KEPT_ANSWERED: Final = 72.0
+SHARE_STEP_HELD_TOPIC: Final = 400.0
+SHARE_STEP_ANSWERED_TOPIC: Final = 100.0
+SHARE_JSON_ANSWERED: Final = 70.0
 
 
 def share_assignment_features(steps: Sequence[ShareStepShape]) -> dict[str, float]:
-    """Summed over the steps: ``partitions``, ``subscriptions``, ``differing`` (subscriptions on the
-    heterogeneous path) and ``held``; a chained step holds what the previous step answered, at most about its
-    partitions + members (each member's hashed partition beside the partitions given out once)."""
-    total = {"partitions": 0.0, "subscriptions": 0.0, "differing": 0.0, "held": 0.0}
-    previous: ShareStepShape | None = None
+    """Summed over the steps: ``partitions``, ``topics`` (visited), ``members``, ``subscriptions``, ``differing``
+    (subscriptions on the heterogeneous path), ``held`` and ``held_topics`` (what members carry in),
+    ``answered`` and ``answered_topics`` (what they are answered), ``rescans``; and ``peak`` (``share_peak``).
+
+    >>> f = share_assignment_features([ShareStepShape(100, 10, 20, True, answered=100, answered_topics=10),
+    ...                                ShareStepShape(100, 9, 18, held=90, held_topics=9, answered=100)])
+    >>> f["partitions"], f["differing"], f["held"], f["answered"]
+    (200.0, 20.0, 90.0, 200.0)
+    """
+    total = dict.fromkeys(SHARE_FEATURES, 0.0)
     for step in steps:
-        chained = 0 if previous is None or not step.chained else previous.partitions + previous.members
         total["partitions"] += step.partitions
+        total["topics"] += step.topics
+        total["members"] += step.members
         total["subscriptions"] += step.subscriptions
         total["differing"] += step.subscriptions if step.differ else 0
-        total["held"] += step.held + chained
-        previous = step
+        total["held"] += step.held
+        total["held_topics"] += step.held_topics
+        total["answered"] += step.answered
+        total["answered_topics"] += step.answered_topics
+        total["rescans"] += step.rescans
+    total["peak"] = share_peak(steps)
     return total
+
+
+def share_peak(steps: Sequence[ShareStepShape]) -> float:
+    """The most a share assignment holds at once, in the weights above: every step keeps its results until the
+    answer is written, so the peak is, at the step where it is largest, what the earlier steps kept plus what
+    that step works on, or at the end everything kept plus the JSON answer.
+
+    >>> share_peak([ShareStepShape(10, 2, 2, answered=10, answered_topics=2)])
+    1420.0
+    """
+    kept = peak = 0.0
+    for s in steps:
+        peak = max(peak, kept + SHARE_STEP_HELD_TOPIC * s.held_topics + SHARE_STEP_ANSWERED_TOPIC * s.answered_topics)
+        kept += SHARE_KEPT_HELD * s.held + SHARE_KEPT_ANSWERED * s.answered
+    return max(peak, kept + SHARE_JSON_ANSWERED * sum(s.answered for s in steps))
 
 
 def estimate_protocol_walkthrough(members: int) -> Estimate:
@@ -203,26 +253,38 @@ def estimate_import(text_bytes: int) -> Estimate:
 
 
 def estimate_share_assignment(steps: Sequence[ShareStepShape]) -> Estimate:
-    """KIP-932's share-group ``SimpleAssignor`` over every step (``share_assignment_features``)."""
+    """KIP-932's share-group ``SimpleAssignor`` over every step (``share_assignment_features``), the drivers naming
+    the largest step and, when they outweigh the partitions, what members hold and are answered.
+
+    >>> estimate_share_assignment([ShareStepShape(10, 300, 300, True, held=3_000_000, answered=3_000_000)]).drivers
+    '10 partitions x 300 members (share group, differing subscriptions), 1 step, 3,000,000 partitions held'
+    """
     largest = max(steps, key=lambda s: (s.partitions, s.members), default=ShareStepShape(0, 0, 0))
-    return evaluate(MODELS["share_assign"], share_assignment_features(steps),
+    features = share_assignment_features(steps)
+    held = (f", {features['held']:,.0f} partitions held" if features["held"] > 2 * features["partitions"]
+            else f", {features['answered']:,.0f} member-partitions answered"
+            if features["answered"] > 2 * features["partitions"] else "")
+    return evaluate(MODELS["share_assign"], features,
                     f"{largest.partitions:,} partitions x {largest.members:,} members (share group"
                     + (", differing subscriptions" if largest.differ else "")
-                    + f"), {len(steps):,} step{'s' if len(steps) != 1 else ''}")
+                    + f"), {len(steps):,} step{'s' if len(steps) != 1 else ''}" + held)
 
 
-def estimate_share_delivery(events: int, in_flight: int) -> Estimate:
-    """A share partition's record delivery (``SharePartition`` under ``events`` events), its in-flight window
-    at most ``in_flight`` records (``window_cap``)."""
-    return evaluate(MODELS["share_delivery"], share_delivery_features(events, in_flight),
-                    f"{events:,} delivery events over {in_flight:,} in-flight records")
+def estimate_share_delivery(events: int, in_flight: int, batches: int = 0) -> Estimate:
+    """A share partition's record delivery: the case read and run (``SharePartition`` under ``events`` events),
+    its in-flight window at most ``in_flight`` records (``window_cap``), its log ``batches`` log batches (the
+    log's and the produced ones)."""
+    return evaluate(MODELS["share_delivery"], share_delivery_features(events, in_flight, batches),
+                    f"{events:,} delivery events over {in_flight:,} in-flight records"
+                    + (f", {batches:,} log batches" if batches else ""))
 
 
 def estimate_share_deliver_answer(events: int, in_flight: int) -> Estimate:
-    """``share-deliver``'s answer, which writes the partition's state after every event: at most one run per
-    record of the window, so ``events x in_flight`` cells at worst.  Fitted on that worst case (every other
-    offset released: one run per record), it is an upper bound; a typical run's state merges into far fewer
-    runs (measured: 4 to 80 times cheaper)."""
+    """``share-deliver``'s answer, which writes the partition's state after every event: each step's result and
+    state (``events``) and at most one run per record of the window, so ``events x in_flight`` cells at worst.
+    Fitted on that worst case (every other offset released: one run per record) and on steps with an empty
+    window (ticks), it is an upper bound; a typical run's state merges into far fewer runs.  The peak holds every
+    step's state and the JSON text twice (the encoder's pieces and the joined text)."""
     return evaluate(MODELS["share_deliver_answer"], share_answer_features(events, in_flight),
                     f"{events:,} delivery events x {in_flight:,} in-flight records, each step's state written")
 

@@ -67,7 +67,7 @@ def cli_hash(payload: Any) -> dict[str, Any]:
     doc = _require_dict(payload, "hash")
     raw_keys = _require_list(doc, "keys_hex", MAX_CLI_KEYS)
     counts = _partition_counts(doc)
-    check_hash(len(raw_keys), len(counts))  # the work budget (README, "Limits")
+    check_hash(len(raw_keys), len(counts))  # the work budget (docs/command-line.md, "Limits")
     keys = [_key_from_hex(k, i) for i, k in enumerate(raw_keys)]
     hashes = _murmur2_all(keys)
     results = []

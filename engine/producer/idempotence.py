@@ -413,7 +413,7 @@ def cli_produce(document: Any) -> dict[str, Any]:
     """``python -m engine produce``: one input object -> the result (batchable).  Kafka's ConfigExceptions are
     refused like any bad input (exit 2, or ``{"error": ...}`` in a batch)."""
     spec = parse_spec(document)
-    check_produce(len(spec.records), len(spec.faults))  # the cost model's estimate (README, "Limits")
+    check_produce(len(spec.records), len(spec.faults))  # the cost model's estimate (docs/command-line.md, "Limits")
     return report(simulate(spec))
 
 

@@ -51,7 +51,7 @@ from engine.common.config_def import (
     parse_string,
     valid_string,
 )
-from engine.errors import LimitError, ScenarioError
+from engine.errors import LimitError, ScenarioError, quote
 from engine.release import BEFORE_4_0, RELEASED, Defaults
 
 INT_MAX: Final = 2**31 - 1
@@ -179,7 +179,7 @@ def _read(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]
     unknown = sorted(set(raw) - set(DEFAULTS))
     if unknown:
         raise ScenarioError(
-            f"config: unknown or unsupported property {unknown[0]!r} (supported: {', '.join(DEFAULTS)})"
+            f"config: unknown or unsupported property '{quote(unknown[0])}' (supported: {', '.join(DEFAULTS)})"
         )
     v = dict(defaults)
     for name, parse in PARSE_ORDER:

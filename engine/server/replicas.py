@@ -268,7 +268,7 @@ def cli_replicas(payload: Any) -> dict[str, Any]:
     fixed = _int("fixed_start_index", payload.get("fixed_start_index"), -1)
     start = _int("start_partition_id", payload.get("start_partition_id"), -1)
     _check_sizes(partitions, rf)
-    check_replicas([b.rack for b in brokers], partitions, rf)  # the work budget (README, "Limits")
+    check_replicas([b.rack for b in brokers], partitions, rf)  # the work budget (docs/command-line.md, "Limits")
     try:
         placement = assign_replicas_to_brokers(brokers, partitions, rf, fixed, start)
     except KafkaAdminError as exc:
@@ -343,7 +343,7 @@ def _cli_striped(payload: dict[str, Any]) -> dict[str, Any]:
         raise EngineError(f"replication_factor: must be a 16-bit integer (PlacementSpec's short), got {rf}")
     seed = _seed(payload.get("seed"))
     _check_sizes(partitions, rf)
-    check_estimate("replicas", estimate_striped(brokers, partitions, rf))  # the work budget (README, "Limits")
+    check_estimate("replicas", estimate_striped(brokers, partitions, rf))  # docs/command-line.md, "Limits"
     try:
         placement = place_striped(brokers, partitions, rf, seed)
     except PlacementError as exc:

@@ -21,6 +21,7 @@ engine.errors.InputError: log[0]: [5, 4] has last < first
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -144,9 +145,32 @@ def _ack_batch(raw: Any, field: str, after: int) -> AckBatch:
 
 
 def _ack_type(kind: Any, field: str) -> str:
-    if kind not in ACK_TARGETS:
-        raise InputError(f"{field}: {kind!r} is not an acknowledge type ({', '.join(ACK_TARGETS)})"[:240])
-    return str(kind)
+    """An acknowledgement type: one of ``ACK_TARGETS``' names (a string), or one ``InputError`` line.
+
+    >>> _ack_type("ACCEPT", "type")
+    'ACCEPT'
+    >>> _ack_type(["ACCEPT"], "batches[0].type")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: batches[0].type: a JSON array is not an acknowledge type (ACCEPT, RELEASE, REJECT, GAP)
+    """
+    if not isinstance(kind, str) or kind not in ACK_TARGETS:
+        raise InputError(f"{field}: {_shown(kind)} is not an acknowledge type ({', '.join(ACK_TARGETS)})"[:240])
+    return kind
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as a refusal names it: a scalar as written (at most 100 characters), an array or an object
+    by its kind (never its whole text).
+
+    >>> _shown("RENEW"), _shown(None), _shown({"a": 1}), _shown([1, 2])
+    ("'RENEW'", 'None', 'a JSON object', 'a JSON array')
+    """
+    if isinstance(value, list):
+        return "a JSON array"
+    if isinstance(value, dict):
+        return "a JSON object"
+    return repr(value[:100] if isinstance(value, str) else value)
 
 
 def _event(raw: Any, field: str, previous_t: int, log_end: int) -> Event:
@@ -211,10 +235,18 @@ def window_cap(case: ShareCase) -> int:
     plus the largest fetch budget plus one log batch (a budget is rounded up to a whole batch), with room
     for ``WINDOW_SLACK`` times that (a fetch is tried whenever a record is AVAILABLE, and may then take new
     records too), never more than the log's span.  ``replay.run`` stops a run that outgrows it."""
-    batches = case.all_batches
+    largest_fetch = max((e.max_records for e in case.events if isinstance(e, Fetch)), default=0)
+    return window_bound(case.settings.max_record_locks, largest_fetch, case.all_batches)
+
+
+def window_bound(max_record_locks: int, largest_fetch: int, batches: Sequence[tuple[int, int]]) -> int:
+    """``window_cap`` from its three counts: the lock limit, the largest fetch and the log batches in offset order.
+
+    >>> window_bound(2_000, 500, [(0, 9), (10, 19)]), window_bound(10, 5, [(0, 4), (1_000, 1_004)])
+    (20, 80)
+    """
     if not batches:
         return 0
     span = batches[-1][1] - batches[0][0] + 1
-    largest_fetch = max((e.max_records for e in case.events if isinstance(e, Fetch)), default=0)
     largest_batch = max(last - first + 1 for first, last in batches)
-    return min(span, WINDOW_SLACK * (case.settings.max_record_locks + largest_fetch + largest_batch))
+    return min(span, WINDOW_SLACK * (max_record_locks + largest_fetch + largest_batch))

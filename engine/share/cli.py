@@ -25,6 +25,6 @@ def cli_share_deliver(payload: Any) -> dict[str, Any]:
     """One case's answer: ``steps`` (one per event), the ``settings`` and ``group_config`` used (the command line
     adds the ``follows`` line)."""
     case = parse_case(payload)
-    check_share_delivery(len(case.events), window_cap(case), answer=True)
+    check_share_delivery(len(case.events), window_cap(case), answer=True, batches=len(case.all_batches))
     return {"steps": replay(case), "settings": case.settings.as_json(),
             "group_config": {AUTO_OFFSET_RESET: case.auto_offset_reset}}

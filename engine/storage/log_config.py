@@ -35,7 +35,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from engine.common.config_def import at_least, between, parse_double, parse_int, parse_list, parse_long, valid_list
-from engine.errors import ScenarioError
+from engine.errors import ScenarioError, quote
 from engine.release import follows
 
 DAY_MS: Final = 86_400_000
@@ -89,7 +89,7 @@ class LogConfig:
         unknown = sorted(set(raw) - set(_ALIASES))
         if unknown:
             raise ScenarioError(
-                f"config: unknown property {unknown[0]!r} (known: {', '.join(sorted(_TOPIC))})"
+                f"config: unknown property '{quote(unknown[0])}' (known: {', '.join(sorted(_TOPIC))})"
             )
         values: dict[str, Any] = {}
         for definition in DEFINITIONS:

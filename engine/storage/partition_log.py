@@ -347,7 +347,7 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
     actions = spec.get("actions", [])
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
         raise LimitError(f"actions: a list of at most {MAX_ACTIONS}")
-    check_log(sum(len(records) for _, records in batches), len(batches), len(actions))  # README, "Limits"
+    check_log(sum(len(records) for _, records in batches), len(batches), len(actions))  # docs/command-line.md, "Limits"
     run = run_appends(config, batches, checks)
     results, checkpoint = [], None
     for action in actions:

@@ -65,6 +65,6 @@ def batch_size(records: list[Record], base_offset: int, base_timestamp: int) -> 
     """Bytes of one uncompressed v2 batch holding ``records``: the 61-byte header plus each record."""
     total = RECORD_BATCH_OVERHEAD
     for r in records:
-        key_size = None if r.key is None else len(r.key.encode("utf-8"))
+        key_size = None if r.key is None else len(r.key.encode("utf-8", "replace"))  # getBytes: a lone surrogate is "?"
         total += record_size(r.offset - base_offset, r.timestamp - base_timestamp, key_size, r.value_size)
     return total

@@ -1,9 +1,10 @@
-"""Hostile input (issue 18): a seeded few hundred inputs across every command and the dashboard's decoders.
+"""Hostile input: a seeded few hundred inputs across every command and the dashboard's decoders.
 
-Each CLI input must end in exit 2 with exactly one stderr line, or exit 0 with strict JSON (a batch: one
-answer per item, errors on one line); each decoder must return or raise one ``EngineError`` line.  The
-families are ``bench/fuzz_cli.py``'s (the slow exhaustive run, ``python -m bench fuzz_cli``); here they run
-in-process with a fixed seed (``KPL_SEED`` overrides it), without the 60 MB documents.
+Each CLI input must end in exit 2 with exactly one bounded, escaped stderr line, or exit 0 with strict JSON (a
+batch: one answer per item, errors on one line); each decoder must return or raise one ``EngineError`` line.
+The families are ``bench/fuzz_cli.py``'s (the slow exhaustive run, ``python -m bench fuzz_cli``); here they run
+in-process with a fixed seed (``KPL_SEED`` overrides it), without the 60 MB documents.  Every command of
+``engine.cli.COMMANDS`` must have seeds in the bench and a share of the sample here, or a test below fails.
 """
 
 from __future__ import annotations
@@ -21,7 +22,23 @@ from pathlib import Path
 
 import pytest
 
-from bench.fuzz_cli import COMMANDS, Case, Outcome, documents, judge, mutated, surrogates
+from bench.fuzz_cli import (
+    BASE,
+    BATCHABLE,
+    COMMANDS,
+    JAVA_BLANKS,
+    LONG_DIGITS,
+    QUOTA,
+    Case,
+    Mutator,
+    Outcome,
+    documents,
+    dumps,
+    judge,
+    mutated,
+    surrogates,
+)
+from engine.cli import COMMANDS as CLI_COMMANDS
 from engine.cli import main
 from engine.errors import EngineError, InputError, ScenarioError
 from engine.inputs import MAX_DEPTH, MAX_NUMBER_CHARS, decode_json, encode_json, scan_shape
@@ -33,7 +50,7 @@ from helpers import REPO
 
 SEED = int(os.environ.get("KPL_SEED", 1818))
 MUTATIONS = {"assign": 120, "server-assign": 80, "share-assign": 60, "wheel": 60, "replicas": 60, "hash": 40,
-             "coordinator": 40}
+             "coordinator": 40, "produce": 60, "log": 30, "share-deliver": 60, "log-config": 60}
 
 
 def run_in_process(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Outcome:
@@ -79,6 +96,39 @@ def test_the_sample_is_a_few_hundred_inputs_across_every_command() -> None:
     assert {c.command for c in CASES} == set(COMMANDS)
 
 
+def test_every_command_of_the_cli_is_in_every_family() -> None:
+    """A command added to ``engine.cli.COMMANDS`` fails here until the bench has seeds for it (``BASE``), a
+    lone surrogate case (``surrogates``) and a share of this sample (``MUTATIONS``)."""
+    assert COMMANDS == tuple(CLI_COMMANDS)
+    assert set(BATCHABLE) == {name for name, command in CLI_COMMANDS.items() if command.batchable}
+    assert [name for name in CLI_COMMANDS if not BASE.get(name)] == []
+    assert set(MUTATIONS) == set(CLI_COMMANDS) and set(QUOTA) == set(CLI_COMMANDS)
+    assert {c.command for c in surrogates()} == set(CLI_COMMANDS)
+    produce = {frozenset(seed) for seed in BASE["produce"]}
+    assert any("timeline" in seed for seed in produce) and any("records" in seed for seed in produce)
+
+
+@pytest.mark.parametrize(("command", "seed"), [(name, seed) for name in COMMANDS for seed in BASE[name]],
+                         ids=[f"{name}-{i}" for name in COMMANDS for i in range(len(BASE[name]))])
+def test_every_seed_is_an_input_the_cli_answers(command: str, seed: object, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    case = Case(command, f"{command} seed", dumps(seed), expect="ok")
+    got = run_in_process(case, tmp_path, monkeypatch)
+    assert got.rc == 0 and judge(case, got) == [], got.err[-300:]
+    assert "error" not in json.loads(got.out)
+
+
+def test_mutations_write_numbers_as_strings_java_reads_differently() -> None:
+    """The mutated family turns numbers into long digit strings and strings ``String.trim`` does not trim."""
+    mutator = Mutator(random.Random(SEED))
+    seen = [mutator.mutate(2_097_152) for _ in range(2_000)]
+    texts = [v for v in seen if isinstance(v, str)]
+    assert any(t in LONG_DIGITS for t in texts)
+    assert any(t.startswith("0" * 5000) for t in texts)
+    assert any(t[:1] in JAVA_BLANKS and t[:1] > " " for t in texts)
+    assert any("\u0662" in t or "\uff12" in t for t in texts)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[f"{i}-{c.command}" for i, c in enumerate(CASES)])
 def test_cli_keeps_its_promise(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     got = run_in_process(case, tmp_path, monkeypatch)
@@ -101,6 +151,14 @@ def test_the_judge_catches_each_broken_promise() -> None:
         judge(Case("assign", "x", b"{}", expect="ok"), Outcome(2, b"", b"error: no\n", 0.1, 1, None))[0][0]
         == "expect"
     )
+    assert judge(case, Outcome(2, b"", b"error: " + b"9" * 5000 + b"\n", 0.1, 1, None)) == [
+        ("unsafe", "a line of 5,007 characters")
+    ]
+    assert judge(case, Outcome(2, b"", b"error: \x1b[2J\n", 0.1, 1, None)) == [("unsafe", "a raw \\x1b in the line")]
+    answer = json.dumps([{"error": "a\u202eb"}, {}]).encode()
+    assert judge(batch, Outcome(0, answer, b"", 0.1, 1, None)) == [
+        ("unsafe", "a batch item's error: a raw \\u202e in the line")
+    ]
 
 
 # ------------------------------------------------------------------------------------ the boundary

@@ -23,6 +23,7 @@ from engine.budgets import wheel_levels
 from engine.consumer.group import cli_assign
 from engine.consumer.librdkafka.cli import cli_assign as cli_assign_any_client
 from engine.coordinator.offsets_partition import MAX_CLI_GROUP_IDS, cli_coordinator
+from engine.coordinator.share_assignment import cli_share_assign
 from engine.coordinator.target_assignment import cli_server_assign
 from engine.cost import (
     Ceiling,
@@ -43,6 +44,7 @@ from engine.server.replicas import MAX_REPLICAS_TOTAL, cli_replicas
 from engine.server.timer.cases import cli_wheel
 from engine.server.timer.driver import simulate
 from engine.server.timer.model import MAX_DELAY_MS, MAX_TRACED_TASKS, TaskSpec, WheelConfig
+from engine.share.cli import cli_share_deliver
 from engine.storage.partition_log import MAX_ACTIONS, MAX_BATCHES, cli_log
 from engine.storage.partition_log import MAX_RECORDS as MAX_LOG_RECORDS
 from engine.tools.records import MAX_TEXT_BYTES
@@ -163,6 +165,9 @@ DOORS: list[tuple[str, Any, Any]] = [
     ("replicas", cli_replicas, {"brokers": [{"id": 0, "rack": None}], "partitions": 1, "replication_factor": 1}),
     ("produce", cli_produce, {"records": 3}),
     ("log", cli_log, {"workload": {"batches": 3}}),
+    ("share-assign", cli_share_assign, {"topics": {"t0": 3}, "members": [{"id": "a", "topics": ["t0"]}]}),
+    ("share-deliver", cli_share_deliver, {"log": [[0, 9]],
+                                          "events": [{"t": 0, "op": "fetch", "member": "A", "max_records": 5}]}),
 ]
 
 
@@ -173,6 +178,20 @@ def test_every_door_checks_the_estimate_before_work(name: str, handler: Any, pay
     monkeypatch.setattr(budgets, "CLI_CEILING", Ceiling("command line", 0.0, 0))
     with pytest.raises(LimitError, match=f"^{name}: estimated .* over the command line's ceiling of 0.0 s"):
         handler(payload)
+
+
+def test_share_deliver_s_door_counts_the_log_s_batches_and_every_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three million log batches (a 54 MiB document) are seconds of reading and building the log, and three
+    million ticks seconds of answer with an empty window: under a ceiling of a second each is refused, naming
+    what drives it, while the same events over one batch pass."""
+    monkeypatch.setattr(budgets, "CLI_CEILING", Ceiling("command line", 1.0, 4 * 1024**3))
+    budgets.check_share_delivery(10, 100, answer=True, batches=1)
+    with pytest.raises(LimitError, match=r"^share-deliver: .*\(10 delivery events over 100 in-flight records, "
+                                         r"3,000,000 log batches\)$"):
+        budgets.check_share_delivery(10, 100, answer=True, batches=3_000_000)
+    with pytest.raises(LimitError, match=r"\(3,000,000 delivery events x 0 in-flight records, each step's state "
+                                         r"written\)$"):
+        budgets.check_share_delivery(3_000_000, 0, answer=True)
 
 
 def test_import_checks_the_estimate(monkeypatch: pytest.MonkeyPatch, tmp_path: Any,

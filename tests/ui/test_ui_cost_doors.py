@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -281,3 +282,63 @@ def test_the_largest_log_and_wheel_runs_leave_the_script_thread_the_remap_curve_
     # estimated came from a fit under load), so it runs inline; ten times the keys would go to a worker
     assert mode(estimate_remap(1_000_000, 201)) == "inline"
     assert mode(estimate_remap(10_000_000, 201)) == "worker"
+
+
+def chain_link_scenario(members: int, steps: int) -> Any:
+    """A share group whose partitions change at every step: each step a new 5-partition topic beside the
+    previous one (older ones deleted), one member leaving and one joining; members keep the partitions of the
+    topics nobody subscribes to any more, so the share assignment holds about members x steps² partitions in all
+    while the link stays small (``bench.cost.share_chain_doc``)."""
+    from bench.cost import share_chain_doc
+
+    return parse_scenario({**share_chain_doc(members, steps, 1, 5, "move"), "group_type": "share"})
+
+
+def test_a_share_link_of_chained_steps_over_the_inline_limit_goes_to_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """150 members x 60 steps (about 2 s of share assignment, estimated so): the page's door sends it to a worker
+    with the six assignors, never onto the script thread."""
+    from ui import offload
+    from ui.cached import comparison_estimate
+    from ui.state import ScenarioRef
+
+    scenario = chain_link_scenario(150, 60)
+    assert mode(comparison_estimate(ScenarioRef.of(scenario), "java")) == "worker"
+    submitted: list[object] = []
+    real = offload.POOL.submit
+    monkeypatch.setattr(offload.POOL, "submit", lambda key, *rest: submitted.append(key) or real(key, *rest))
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=300)
+    at.query_params["s"] = encode_scenario(scenario)
+    at.run()
+    assert not at.exception and not at.error
+    assert [key for key in submitted if key[0] == "share"]  # type: ignore[index]
+
+
+def compact_chain_scenario(members: int, steps: int, partitions: int) -> Any:
+    """A short link asking for a long chain: each step one new topic of ``partitions`` partitions (the older ones
+    deleted), every member on it and one also on a missing topic (the heterogeneous path), a member leaving and one
+    joining; every member keeps every partition it was given, so the steps hold about partitions x steps² / 2."""
+    steps_out = []
+    ids = list(range(members))
+    for k in range(steps):
+        ids = ids[1:] + [members + k - 1] if k else ids
+        steps_out.append({"topics": {f"s{k}": partitions},
+                          "members": [{"id": f"m{i}", "topics": [f"s{k}"] + (["x"] if j == 0 else [])}
+                                      for j, i in enumerate(ids)]})
+    return parse_scenario({"steps": steps_out, "group_type": "share"})
+
+
+def test_a_short_share_link_of_chained_steps_over_the_ceiling_is_one_line_and_no_work() -> None:
+    """100 members x 200 steps of 1,500 partitions: an 82,000-character link, about 12,000,000 partitions held
+    (estimated at 79 s; the same shape with 1,000 partitions measured 59.7 s and 1.2 GiB), refused before any work."""
+    scenario = compact_chain_scenario(100, 200, 1_500)
+    link = encode_scenario(scenario)
+    assert len(link) < 100_000
+    at = AppTest.from_file(str(REPO / "pages" / "1_Assignments.py"), default_timeout=120)
+    at.query_params["s"] = link
+    start = time.perf_counter()
+    at.run()
+    assert not at.exception
+    lines = [e.value for e in at.error]
+    assert len(lines) == 1 and "over the dashboard's ceiling" in lines[0], lines
+    assert "x 100 members (7 assignors, differing subscriptions), 200 steps" in lines[0]  # the share group's simple too
+    assert time.perf_counter() - start < 60

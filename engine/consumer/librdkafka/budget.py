@@ -1,4 +1,4 @@
-"""The librdkafka replay's own guard, checked before it starts (README, "Limits").
+"""The librdkafka replay's own guard, checked before it starts (docs/command-line.md, "Limits").
 
 The port follows librdkafka's loops, so two paths cost partitions x members per step: cooperative-sticky
 (the general sticky algorithm: every partition weighed against every consumer) and range's rack-aware

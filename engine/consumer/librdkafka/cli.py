@@ -46,6 +46,6 @@ def cli_assign(payload: Any) -> dict[str, Any]:
 
     strategy = librdkafka_strategy(payload)
     scenario = parse_scenario(payload)
-    check_assign(scenario, strategy, "librdkafka")  # the cost model's estimate (README, "Limits")
+    check_assign(scenario, strategy, "librdkafka")  # the cost model's estimate (docs/command-line.md, "Limits")
     steps = [group.step_to_json(s, strategy) for s in replay_librdkafka(scenario, strategy)]
     return {"follows": follows("assign-librdkafka"), "steps": steps}

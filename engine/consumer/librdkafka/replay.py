@@ -315,7 +315,7 @@ def replay_librdkafka(scenario: Scenario, strategy: str,
     if scenario.current_assignment:
         raise EngineError("current_assignment: not modelled for the librdkafka client (its replay starts from a "
                           "new group)")
-    check_librdkafka_work(scenario, strategy)  # README, "Limits"
+    check_librdkafka_work(scenario, strategy)  # docs/command-line.md, "Limits"
     return [group.step(state) for state in scenario.steps]
 
 

@@ -31,7 +31,7 @@ is reinserted from level 2 at time 9 and fires there::
 
 ``tests/engine/server/timer/test_timing_wheel.py`` asserts this and the whole javadoc walk-through.
 
-Limits (stated in the UI and README): tick_ms 1..2^32, wheel_size 2..65,536, start_ms 0..2^42,
+Limits (stated in the UI and docs/command-line.md): tick_ms 1..2^32, wheel_size 2..65,536, start_ms 0..2^42,
 delay_ms 0..2^40, add_at_ms start_ms..2^42 and non-decreasing, task ids 1..64 characters and unique,
 at most 100,000 tasks per traced run (the CLI), 1,000,000 for the untraced cost runs; the page
 draws at most 2,000 tasks and wheel sizes up to 512.  With these

@@ -131,15 +131,19 @@ def test_counts_estimates_name_their_drivers() -> None:
 
 
 def test_share_assignment_features_count_held_partitions_given_or_chained() -> None:
-    from engine.cost.computations import ShareStepShape, share_assignment_features
+    from engine.cost.computations import share_assignment_features
+    from engine.cost.share import ShareMember, ShareStep, share_step_shapes
 
-    first = ShareStepShape(partitions=100, members=10, subscriptions=20, differ=True, held=30, chained=False)
-    second = ShareStepShape(partitions=100, members=9, subscriptions=18)  # held: what step 1 answered
-    assert share_assignment_features([first, second]) == {"partitions": 200, "subscriptions": 38, "differing": 20,
-                                                          "held": 30 + 100 + 10}
-    one = cost.estimate_share_assignment([first])
+    members = [ShareMember(f"m{i}", ("a", "b") if i % 2 else ("a",), {"a": 3} if i < 2 else None) for i in range(10)]
+    first = ShareStep({"a": 60, "b": 40}, members)  # two members given 3 partitions each, the others nothing
+    second = ShareStep({"a": 60, "b": 40}, [ShareMember(m.id, m.topics) for m in members[1:]])  # step 1's answers
+    shapes = share_step_shapes([first, second])
+    assert [(s.held, s.differ, s.topics) for s in shapes] == [(6.0, True, 2), (pytest.approx(100 - 6), True, 2)]
+    features = share_assignment_features(shapes)
+    assert (features["partitions"], features["subscriptions"], features["differing"]) == (200, 29, 29)
+    one = cost.estimate_share_assignment(shapes[:1])
     assert one.drivers == "100 partitions x 10 members (share group, differing subscriptions), 1 step"
-    assert one.seconds < cost.estimate_share_assignment([first, second]).seconds
+    assert one.seconds < cost.estimate_share_assignment(shapes).seconds
 
 
 def test_a_share_group_scenario_is_estimated_as_its_share_assignment_and_on_the_pages() -> None:
@@ -147,8 +151,8 @@ def test_a_share_group_scenario_is_estimated_as_its_share_assignment_and_on_the_
     share = parse_scenario({**{"steps": [{"topics": dict(st.topics), "members": [
         {"id": m.id, "topics": list(m.topics)} for m in st.members]} for st in s.steps]}, "group_type": "share"})
     shapes = cost.assignment.share_step_shapes(share)
-    assert [(x.partitions, x.members, x.held, x.chained) for x in shapes] == [(10_000, 50, 0, False),
-                                                                              (10_000, 49, 0, True)]
+    assert [(x.partitions, x.members, x.differ) for x in shapes] == [(10_000, 50, True), (10_000, 49, True)]
+    assert shapes[0].held == 0 and shapes[1].held == pytest.approx(shapes[0].answered * 49 / 50, rel=0.05)
     assert cost.estimate_share_scenario(share).seconds == pytest.approx(
         cost.estimate_share_assignment(shapes).seconds)
     whole = cost.estimate_comparison(share)

@@ -151,3 +151,8 @@ def test_strings_are_read_as_javas_parsers_read_them() -> None:
         LogConfig.from_dict({"min.cleanable.dirty.ratio": "Infinity"})
     with pytest.raises(ScenarioError, match="NaN passes Kafka's Range check"):
         LogConfig.from_dict({"min.cleanable.dirty.ratio": "NaN"})
+
+
+def test_a_lone_surrogate_key_counts_as_javas_getbytes_writes_it() -> None:
+    """``String.getBytes(UTF_8)`` writes an unpaired surrogate as ``?``: one byte."""
+    assert batch_size([Record(0, 0, "k\ud800", 1)], 0, 0) == batch_size([Record(0, 0, "k?", 1)], 0, 0)
