@@ -153,6 +153,13 @@ BASE: dict[str, list[dict[str, Any]]] = {
         }
     ],
     "replicas": [
+        {  # a KRaft controller's StripedReplicaPlacer: racks, a fenced broker, a seed
+            "placer": "striped",
+            "seed": 7,
+            "brokers": [{"id": 0, "rack": "r1"}, {"id": 1, "rack": "r2", "fenced": True}, {"id": 2, "rack": "r1"}],
+            "partitions": 6,
+            "replication_factor": 2,
+        },
         {
             "brokers": [{"id": 0, "rack": "r1"}, {"id": 1, "rack": "r2"}, {"id": 2, "rack": "r1"}],
             "partitions": 6,
