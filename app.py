@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.builder import render_builder
-from ui.i18n import _
-from ui.layout import page_links, page_setup
-from ui.presenter import presenting
-from ui.sidebar import render_sidebar
-from ui.state import init_state
+from ui.frame.layout import page_links, page_setup
+from ui.frame.presenter import presenting
+from ui.frame.sidebar import render_sidebar
+from ui.frame.state import init_state
+from ui.scenario.builder import render_builder
+from ui.text.i18n import _
 
 page_setup(
     _("Kafka Partition Lab"),

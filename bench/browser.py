@@ -1,4 +1,4 @@
-"""``python -m bench browser``: what a dashboard user waits for, measured in Debian's chromium (issue 13).
+"""``python -m bench browser``: what a dashboard user waits for, measured in Debian's chromium.
 
     .venv/bin/python -m bench browser          # large, 200x20000, 1000x100000; N = 1, 10, 30; 100 in a row
     .venv/bin/python -m bench browser --quick  # large preset only, N = 1, 10 sessions in a row (a smoke run)
@@ -728,7 +728,7 @@ def print_report(report: Report, args: argparse.Namespace, started: float) -> No
         print(f"sequential sessions ({args.load_group}, errors {len(report.sequential.errors)}):")
         print(sequential_table(report.sequential))
     checks = page_checks(report.visits) + load_checks(report.load) + [sequential_check(report.sequential)]
-    print("\n4. Targets (issue 13)\n")
+    print("\n4. Targets\n")
     print(checks_table(checks))
     print(f"\n{summary(checks)}")
 

@@ -4,7 +4,7 @@ A generated group has ``M`` members (``consumer-0`` ...) that all subscribe to a
 (``topic-000`` ...), ``P`` partitions in all, spread as evenly as possible (the first ``P % T`` topics get
 one more); ``T`` defaults to ``ceil(P / 500)``.  The scenario is built as JSON, validated by
 ``engine.scenario.parse_scenario`` and reaches the dashboard the way a shared link does: ``?s=`` +
-``ui.state.encode_scenario`` (imported, so the benchmark always speaks the dashboard's own format).  A
+``ui.frame.state.encode_scenario`` (imported, so the benchmark always speaks the dashboard's own format).  A
 preset reaches it as ``?preset=<key>``.
 
     >>> spec = parse_group("200x20000x100")
@@ -99,7 +99,7 @@ def group_scenario(spec: GroupSpec) -> Scenario:
 @cache
 def share_code(spec: GroupSpec) -> str:
     """The ``?s=`` code of a generated group, checked against the dashboard's own length limit."""
-    from ui.state import MAX_SHARE_CODE, encode_scenario
+    from ui.frame.state import MAX_SHARE_CODE, encode_scenario
 
     code = encode_scenario(group_scenario(spec))
     if len(code) > MAX_SHARE_CODE:
@@ -110,7 +110,7 @@ def share_code(spec: GroupSpec) -> str:
 
 def describe(spec: GroupSpec) -> dict[str, Any]:
     """Sizes and costs of a generated group's share link: build + validate + encode, then decode."""
-    from ui.state import MAX_SHARE_CODE, decode_scenario, encode_scenario
+    from ui.frame.state import MAX_SHARE_CODE, decode_scenario, encode_scenario
 
     start = time.perf_counter()
     scenario = parse_scenario(group_json(spec))

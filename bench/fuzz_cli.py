@@ -67,6 +67,7 @@ QUOTA = {  # mutated cases per command in a full run (a tenth with --quick); 500
     "log": 1000,
     "share-deliver": 1400,
     "log-config": 1400,
+    "streams-assign": 1400,
 }
 LINE_CHARS = MAX_MESSAGE + 100  # the longest refusal line the CLI may print ("error: " and a bounded message)
 
@@ -240,6 +241,18 @@ BASE: dict[str, list[dict[str, Any]]] = {
             ],
         }
     ],
+    "streams-assign": [
+        {
+            "configs": {"num.standby.replicas": "1"},
+            "subtopologies": [{"id": "0", "partitions": 4, "stateful": True},
+                              {"id": "1", "partitions": 2, "stateful": False}],
+            "members": [
+                {"member_id": "m1", "process_id": "p1", "active": {"0": [0, 1]}, "standby": {"0": [2]}, "warmup": {}},
+                {"member_id": "m2", "process_id": "p1", "active": {"1": [0]}, "standby": {}, "warmup": {}},
+                {"member_id": "m3", "process_id": "p2", "active": {}, "standby": {}, "warmup": {}},
+            ],
+        }
+    ],
     "log-config": [
         {"config": {"segment.bytes": 1_048_576, "segment.ms": "60000", "cleanup.policy": " compact , delete ",
                     "min.cleanable.dirty.ratio": "0.25", "retention.bytes": -1, "log.roll.hours": 1,
@@ -258,6 +271,7 @@ VECTOR_FILES = {  # ../shared/vectors/<name>.json whose cases (without their exp
     "produce": "produce",
     "share-deliver": "share_deliver",
     "log-config": "log_config",
+    "streams-assign": "streams_assign",
 }
 DROP = ("expected", "origin", "note", "step_ops", "id_style", "subscription_mode", "static_members", "name")
 LONG_DIGITS = ("1" * 5000, "9" * 4301, "0" * 5000 + "1", "-" + "0" * 4400 + "7", "0x" + "f" * 5000 + "p0")
@@ -596,6 +610,14 @@ def surrogates() -> Iterator[Case]:
                                                          {"id": "a\udfff", "topics": ["t0"]}]}]},
         ),
         (
+            "streams-assign",
+            "member and process id",
+            {"configs": {"num.standby.replicas": "1"},
+             "subtopologies": [{"id": "0", "partitions": 2, "stateful": True}],
+             "members": [{"member_id": lone, "process_id": "\udfffp", "active": {}, "standby": {}, "warmup": {}},
+                         {"member_id": "a\ud83d", "process_id": lone, "active": {}, "standby": {}, "warmup": {}}]},
+        ),
+        (
             "share-deliver",
             "member id",
             {"log": [[0, 3]], "events": [{"t": 0, "op": "fetch", "member": lone, "max_records": 2},
@@ -638,8 +660,8 @@ def surrogates() -> Iterator[Case]:
 
 
 def budget_edges() -> Iterator[Case]:
-    """The cost model's door (``engine.budgets`` over ``engine.cost``): Kafka-scale requests well within
-    ``CLI_CEILING`` (must answer) and requests far over it (must refuse, before any work)."""
+    """The cost model's door (each handler's ``engine.cost.admit`` under ``CLI_CEILING``): Kafka-scale requests
+    well within the ceiling (must answer) and requests far over it (must refuse, before any work)."""
     yield from _assign_edges()
     yield from _other_edges()
 

@@ -1,4 +1,4 @@
-"""``python -m bench import_large``: import a large cluster's tool output (issue 12: 2,000 topics /
+"""``python -m bench import_large``: import a large cluster's tool output (2,000 topics /
 100,000 partitions / 2,000 members "in a few seconds").
 
 The outputs are written the way Kafka's tools print them (``kafka-topics.sh --describe`` with tabs,

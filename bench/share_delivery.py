@@ -1,6 +1,6 @@
 """``python -m bench share_delivery``: record delivery in one share partition at scale, events per second.
 
-The target (issue 29): a share partition at 2,000 in-flight records (``group.share.partition.max.record.locks``,
+The target: a share partition at 2,000 in-flight records (``group.share.partition.max.record.locks``,
 released Kafka's default) with 100,000 events is estimated before work and simulated in seconds.  The case is
 made by eight members fetching 250 records at a time from a log of 10-record batches, acknowledging with a
 type per offset a third of the time (batches split for good), now and then releasing, leaving and crashing (their locks
@@ -22,8 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.budgets import check_share_delivery
-from engine.cost import estimate_share_deliver_answer, estimate_share_delivery
+from engine.cost import CLI_CEILING, admit, estimate_share_deliver_answer, estimate_share_delivery
 from engine.inputs import encode_json
 from engine.share.case import parse_case, window_bound, window_cap
 from engine.share.cli import cli_share_deliver
@@ -148,8 +147,8 @@ def main(argv: list[str]) -> None:
     case = parse_case(big)
     parsed = time.perf_counter()
     cap, batches = window_cap(case), len(case.all_batches)
-    check_share_delivery(len(case.events), cap, batches=batches)
     estimate = estimate_share_delivery(len(case.events), cap, batches)
+    admit(estimate, CLI_CEILING, "share-deliver")
     estimate_ms, parse_ms = (time.perf_counter() - parsed) * 1000, (parsed - start) * 1000
     print(f"estimate before work: {len(case.events):,} events x {cap:,} records the window may hold: "
           f"{estimate.seconds:.1f} s, {estimate.mib:,} MiB, in {estimate_ms:.0f} ms (after reading "

@@ -1,4 +1,4 @@
-"""The load job against the same job on Spark's native hash (issue 14's two ratios, and rows/s).
+"""The load job against the same job on Spark's native hash (two ratios, and rows/s).
 
 1. **Whole job**: ``engine.spark.job.compute`` (12 and 24 partitions, 3/4/6 consumers x every
    strategy, 60 s windows, sticky null keys) on a generated Parquet sample, against the *same* job

@@ -57,8 +57,8 @@ _EXPORTS: dict[str, str] = {  # module -> the names it exports here; the map is 
     "engine.server.timer.cases": "case_to_dict trace_to_dict",
     "engine.server.timer.report": "task_rows cost_rows",
     "engine.server.timer.explain": "WHEEL_TEXTS",
-    "engine.server.timer.workloads": "kafka_preset random_tasks parse_task_lines check_wheel_page_config "
-                                     "check_wheel_page_tasks REQUEST_TIMEOUT_MS "
+    "engine.server.timer.workloads": "kafka_preset random_tasks parse_task_lines "
+                                     "REQUEST_TIMEOUT_MS "
                                      "FETCH_MAX_WAIT_MS HEARTBEAT_INTERVAL_MS SESSION_TIMEOUT_MS",
     # keys
     "engine.producer.murmur2": "murmur2 partition_for_key",

@@ -9,8 +9,10 @@ parsing) and answer an array in the same order, written item by item as each com
 ``{"error": ...}`` object standing in for each bad input.
 
 The document is read through ``engine.inputs`` (size, depth, number length and batch items bounded
-before any work); each command bounds its own work (see docs/command-line.md, "Limits").  Output is always valid
-UTF-8 JSON: a lone surrogate in an id comes back as a ``\\udXXX`` escape.
+before any work); each command's handler parses its input, estimates the work with the computation's
+``engine.cost.estimate_*`` and admits it under ``engine.cost.CLI_CEILING`` (``engine.cost.admit``: over it, one
+line naming the command) before the computation runs, which checks no ceiling itself (docs/command-line.md,
+"Limits").  Output is always valid UTF-8 JSON: a lone surrogate in an id comes back as a ``\\udXXX`` escape.
 
 Each command's handler lives beside the engine code it drives and is imported lazily, so a
 command never pays for another's imports (``load`` alone imports pyspark).
@@ -70,6 +72,8 @@ COMMANDS: dict[str, Command] = {
                              "record delivery inside one share partition (KIP-932 SharePartition)", "share-deliver"),
     "log-config": Command("engine.storage.log_config", "cli_log_config", True,
                           "a topic's effective log config, or Kafka's refusal", "log-config"),
+    "streams-assign": Command("engine.coordinator.streams.cli", "cli_streams_assign", True,
+                              "streams groups (KIP-1071): the coordinator's StickyTaskAssignor", "streams-assign"),
 }
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from engine.errors import ScenarioError
-from engine.scenario import GroupState, Member, Scenario
+from engine.scenario import GroupState, Member, Scenario, StreamsSubtopology, StreamsTopology
 
 SKEWS = ("uniform", "one-hot", "zipf")
 HOT_FACTOR = 10.0
@@ -189,6 +189,40 @@ def _mixed_static() -> Scenario:
                     "compares instance ids only between two static members, member ids otherwise.")
 
 
+STREAMS_TOPICS = {"orders": 6, "payments": 6, "shipments": 3}
+STREAMS_TOPOLOGY = StreamsTopology((StreamsSubtopology("0", ("orders", "payments"), stateful=True),
+                                    StreamsSubtopology("1", ("shipments",))), num_standby_replicas=1)
+
+
+def stream_threads(process: str, threads: int, suffix: str = "") -> tuple[Member, ...]:
+    """``threads`` members of application instance ``process``: ``<process>-t1<suffix>``, ... (a stream thread
+    each), reading the preset topology's source topics."""
+    return tuple(Member(f"{process}-t{t}{suffix}", STREAMS_TOPOLOGY.source_topics, process=process)
+                 for t in range(1, threads + 1))
+
+
+def _streams_app(*processes: tuple[str, str]) -> GroupState:
+    return _group(STREAMS_TOPICS, [m for process, suffix in processes for m in stream_threads(process, 2, suffix)])
+
+
+def _streams_stateful() -> Scenario:
+    step = _streams_app(("app-1", ""), ("app-2", ""), ("app-3", ""))
+    return Scenario((step,), "streams group: stateful join, 3 instances x 2 threads (KIP-1071)",
+                    "A Kafka Streams app as a streams group (Kafka 4.2): subtopology 0 joins orders and payments "
+                    "(6 stateful tasks, one standby replica each), subtopology 1 filters shipments (3 stateless "
+                    "tasks); 3 instances of 2 stream threads.", group_type="streams", streams=STREAMS_TOPOLOGY)
+
+
+def _streams_rolling_restart() -> Scenario:
+    up = _streams_app(("app-1", ""), ("app-2", ""), ("app-3", ""))
+    down = _streams_app(("app-1", ""), ("app-3", ""))
+    back = _streams_app(("app-1", ""), ("app-3", ""), ("app-2", "-restarted"))  # who joins comes last
+    return Scenario((up, down, back), "streams group: one instance restarts (KIP-1071)",
+                    "The stateful streams app, then app-2 restarts. Step 1: its threads leave; standbys are promoted. "
+                    "Step 2: it is back with new member ids and the assignor owes it nothing.",
+                    group_type="streams", streams=STREAMS_TOPOLOGY)
+
+
 def _large() -> Scenario:
     topics = {f"topic-{i}": 500 for i in range(4)}
     step = _group(topics, make_members(50, list(topics)))
@@ -208,6 +242,10 @@ PRESETS: dict[str, Preset] = {
         Preset("more-consumers", "more consumers than partitions (8 / 6)", "realistic", _more_consumers),
         Preset("heterogeneous", "heterogeneous subscriptions", "realistic", _heterogeneous),
         Preset("share-group", "share group: 3 partitions / 8 consumers", "realistic (KIP-932)", _share_group),
+        Preset("streams-stateful", "streams group: stateful app, 3 instances x 2 threads", "realistic (KIP-1071)",
+               _streams_stateful),
+        Preset("streams-rolling-restart", "streams group: one instance restarts", "realistic (KIP-1071)",
+               _streams_rolling_restart),
         Preset("three-az", "3-AZ group, rack-aware", "realistic", _three_az),
         Preset("mixed-static", "static and dynamic members mixed (Java and librdkafka differ)", "realistic",
                _mixed_static),

@@ -120,7 +120,8 @@ MODELS: Final[dict[str, Model]] = {m.key: m for m in (
     Model("share-deliver", "kafka.server.share.SharePartition", KAFKA_4_2_0,
           "../shared/vectors/share_deliver.json, 120 cases",
           "share-state persistence failures, log truncation, the fetch byte budget, read_committed, acquire "
-          "modes, RENEW",
+          "modes, RENEW; the broker's group.share.min/max.record.lock.duration.ms (15,000..60,000 ms) around "
+          "a group's lock duration (the lab takes ShareGroupConfig's own range, 1,000..3,600,000 ms)",
           (Older("Kafka 4.0 and 4.1 (share groups in early access and preview)",
                  "acquisition is not capped by the remaining in-flight capacity (KAFKA-19555) and no delivery-count "
                  "throttling (KAFKA-17541, in part in 4.1); in 4.0 group.share.partition.max.record.locks "
@@ -140,6 +141,18 @@ MODELS: Final[dict[str, Model]] = {m.key: m for m in (
           "lookups against Kafka's own code",
           "retention by time and size and compaction (dirty ratio, delete horizon, tombstones) are modelled "
           "from UnifiedLog and LogCleaner, not checked against Kafka"),
+    Model("streams-assign", "org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor", KAFKA_4_2_0,
+          "../shared/vectors/streams_assign.json, 120 cases, and 4,500 unseen random cases (fresh groups and "
+          "chained rebalances, hash-colliding ids) against Kafka 4.2.0's own classes compiled on Java 17",
+          "the coordinator around the assignor (TargetAssignmentBuilder, the group and broker standby configs) is "
+          "not run: a case is one assignor call with its members in map-insertion order",
+          (Older("Kafka 4.2 branch after 4.2.1, and 4.3 (KAFKA-20899)",
+                 "a standby replica goes to the least loaded previous standby owner whose process lacks the task; "
+                 "4.2.0 and 4.2.1 give up when the first listed owner's process holds it (6 of the 120 cases "
+                 "differ)"),
+           Older("Kafka 4.1 (streams groups in early access)",
+                 "an earlier StickyTaskAssignor (before KAFKA-19478 and KAFKA-19661's heaps and range-style "
+                 "order) places tasks differently"))),
 )}
 
 

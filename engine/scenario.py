@@ -9,14 +9,35 @@ Topic names follow Kafka's rule (``org.apache.kafka.common.internals.Topic.valid
 ``topics: not a legal Kafka topic name, got 'orders v2' (...)``.  The builder and the CLI refuse the
 same names.
 
+A streams group (``group_type: "streams"``, KIP-1071) carries its topology once: ``subtopologies`` (``id``,
+``source_topics``, ``stateful``) and ``num_standby_replicas``; each member is a stream thread naming its application
+instance, ``process``.  A subtopology has as many tasks in a step as the largest partition count of its source
+topics there (``InternalTopicManager.computeNumberOfTasks``); a step without one of them is refused, as Kafka's
+coordinator refuses the topology (``MISSING_SOURCE_TOPICS``).  Without ``subtopologies``: one stateless subtopology
+per topic of the first step, numbered ``0, 1, ...``.  A thread's ``topics`` are the topology's (others are ignored):
+
+    >>> s = parse_scenario({"group_type": "streams", "topics": {"orders": 6, "payments": 4},
+    ...     "subtopologies": [{"id": "0", "source_topics": ["orders", "payments"], "stateful": True}],
+    ...     "num_standby_replicas": 1, "members": [{"id": "t1", "process": "app-1"}]})
+    >>> s.streams.task_counts(s.first.topics), s.first.members[0].topics
+    ({'0': 6}, ('orders', 'payments'))
+    >>> parse_scenario({"group_type": "streams", "topics": {"orders": 6}, "members": [{"id": "t1"}]})
+    Traceback (most recent call last):
+    ...
+    engine.errors.ScenarioError: members[0].process: a stream thread must name its application instance, got None
+
+The other group types never read or write these fields, so their files and links stay as they were.
+
 Limits (also in docs/command-line.md):
   partitions per topic 1..100,000; partitions in a step <= 2,000,000; topics per step <= 20,000;
-  members per step <= 20,000; names 1..249 characters (member ids up to 1,000); steps <= 200.
+  members per step <= 20,000; names 1..249 characters (member ids up to 1,000); steps <= 200;
+  subtopologies <= 1,000; num_standby_replicas 0..10.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -25,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationErro
 from engine.errors import InputError, ScenarioError
 from engine.inputs import decode_json, encode_json
 from engine.java.strings import string_compare_key
+from engine.streams_scenario import ThreadTasks, check_current_tasks, current_tasks_json
 
 MAX_PARTITIONS_PER_TOPIC = 100_000
 MAX_PARTITIONS_TOTAL = 2_000_000
@@ -36,7 +58,9 @@ MAX_STEPS = 200
 TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]{1,249}")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 TOPIC_NAME_RULE = "letters, digits, '.', '_', '-'; 1..249 characters; not '.' or '..'"
-GROUP_TYPES = ("consumer", "share")  # a consumer group, or a share group (KIP-932)
+GROUP_TYPES = ("consumer", "share", "streams")  # a consumer group, a share group (KIP-932), a streams group (KIP-1071)
+MAX_SUBTOPOLOGIES = 1_000
+MAX_STANDBY_REPLICAS = 10  # the lab's bound; Kafka's group.streams.max.standby.replicas defaults to 2
 
 
 class TopicPartition(NamedTuple):
@@ -72,12 +96,52 @@ def tp_sort_key(tp: TopicPartition) -> tuple[bytes, int]:
 
 @dataclass(frozen=True)
 class Member:
-    """A consumer: ``id`` (member id), subscribed topics, ``client.rack``, ``group.instance.id``."""
+    """A consumer: ``id`` (member id), subscribed topics, ``client.rack``, ``group.instance.id``; in a streams
+    group a stream thread, and ``process`` its application instance (``None`` in the other group types)."""
 
     id: str
     topics: tuple[str, ...]
     rack: str | None = None
     instance_id: str | None = None
+    process: str | None = None
+
+
+@dataclass(frozen=True)
+class StreamsSubtopology:
+    """A subtopology of a Kafka Streams application: its id, the topics it reads, whether it keeps state (has
+    changelog topics: only its tasks get standby replicas)."""
+
+    id: str
+    source_topics: tuple[str, ...]
+    stateful: bool = False
+
+    def task_count(self, topics: Mapping[str, int]) -> int:
+        """``InternalTopicManager.computeNumberOfTasks``: the largest partition count of its source topics."""
+        return max(topics[t] for t in self.source_topics)
+
+
+@dataclass(frozen=True)
+class StreamsTopology:
+    """A streams group's topology (the same in every step) and its ``num.standby.replicas``."""
+
+    subtopologies: tuple[StreamsSubtopology, ...]
+    num_standby_replicas: int = 0
+
+    @property
+    def source_topics(self) -> tuple[str, ...]:
+        """Every subtopology's source topics, in order: what each stream thread reads."""
+        return tuple(dict.fromkeys(t for s in self.subtopologies for t in s.source_topics))
+
+    def task_counts(self, topics: Mapping[str, int]) -> dict[str, int]:
+        """Subtopology id -> its number of tasks with these partition counts."""
+        return {s.id: s.task_count(topics) for s in self.subtopologies}
+
+
+def default_topology(topics: Mapping[str, int], num_standby_replicas: int = 0) -> StreamsTopology:
+    """One stateless subtopology per topic, numbered ``0, 1, ...`` in topic order: a streams document's
+    topology when it gives none."""
+    return StreamsTopology(tuple(StreamsSubtopology(str(i), (t,)) for i, t in enumerate(topics)),
+                           num_standby_replicas)
 
 
 @dataclass(frozen=True)
@@ -106,9 +170,11 @@ class Scenario:
     ``current_assignment`` is given (an imported group), a rebalance of a group whose members already
     own those partitions (what they report as owned, and what sticky's user data remembers).
 
-    ``group_type`` is ``"consumer"`` or ``"share"`` (a share group: the coordinator's ``simple``
+    ``group_type`` is ``"consumer"``, ``"share"`` (a share group: the coordinator's ``simple``
     assignor, partitions read by several members; ``current_assignment`` may then list a partition
-    under several members)."""
+    under several members) or ``"streams"`` (a streams group: ``streams`` is its topology, members are
+    stream threads, each with its ``process``; ``current_tasks``: what step 0's threads run before it, an
+    imported group's, ``engine.streams_scenario``)."""
 
     steps: tuple[GroupState, ...]
     name: str = ""
@@ -116,10 +182,17 @@ class Scenario:
     weights: dict[str, tuple[float, ...]] = field(default_factory=dict)
     current_assignment: dict[str, tuple[TopicPartition, ...]] = field(default_factory=dict)
     group_type: str = "consumer"
+    streams: StreamsTopology | None = None
+    current_tasks: dict[str, ThreadTasks] = field(default_factory=dict)
 
     @property
     def first(self) -> GroupState:
         return self.steps[0]
+
+    @property
+    def topology(self) -> StreamsTopology:
+        """A streams group's topology: ``streams``, else (a scenario built in code without one) the default."""
+        return self.streams or default_topology(self.first.topics)
 
 
 # ---------------------------------------------------------------- pydantic input models
@@ -131,6 +204,7 @@ class _MemberIn(BaseModel):
     topics: list[StrictStr] = []
     rack: StrictStr | None = None
     instance_id: StrictStr | None = None
+    process: Any = None  # read only in a streams group (streams_fields)
 
 
 class _StepIn(BaseModel):
@@ -151,6 +225,9 @@ class _ScenarioIn(BaseModel):
     weights: dict[StrictStr, list[float]] | None = None
     current_assignment: dict[StrictStr, list[StrictStr]] | None = None
     group_type: StrictStr = "consumer"
+    subtopologies: Any = None  # these three are read only in a streams group (streams_fields)
+    num_standby_replicas: Any = None
+    current_tasks: Any = None
 
 
 def _describe(value: Any) -> str:
@@ -332,6 +409,88 @@ def _check_counts_first(data: dict[str, Any]) -> None:
             raise ScenarioError(f"{where}topics: at most {MAX_TOPICS} topics, got {len(topics)}")
 
 
+def _subtopology(where: str, item: Any) -> StreamsSubtopology:
+    item = item if isinstance(item, dict) else {"id": item}
+    sub_id, topics, stateful = item.get("id"), item.get("source_topics"), item.get("stateful", False)
+    if not isinstance(sub_id, str):
+        raise ScenarioError(f"{where}.id: must be a string, got {_describe(sub_id)}")
+    _check_name(f"{where}.id", sub_id)
+    if not isinstance(topics, list) or not topics:  # Kafka: "Subtopology does not contain any source topics"
+        raise ScenarioError(f"{where}.source_topics: must be a non-empty list of topic names, got {_describe(topics)}")
+    for j, topic in enumerate(topics):
+        if not isinstance(topic, str):
+            raise ScenarioError(f"{where}.source_topics[{j}]: must be a string, got {_describe(topic)}")
+        check_topic_name(f"{where}.source_topics[{j}]", topic)
+    if not isinstance(stateful, bool):
+        raise ScenarioError(f"{where}.stateful: must be true or false, got {_describe(stateful)}")
+    return StreamsSubtopology(sub_id, tuple(dict.fromkeys(topics)), stateful)
+
+
+def _subtopologies(value: Any) -> tuple[StreamsSubtopology, ...]:
+    """Distinct ids; a topic read by one subtopology only (Kafka Streams: "Topic ... has already been registered
+    by another source")."""
+    if not isinstance(value, list) or not value:
+        raise ScenarioError(f"subtopologies: must be a non-empty list, got {_describe(value)}")
+    if len(value) > MAX_SUBTOPOLOGIES:
+        raise ScenarioError(f"subtopologies: at most {MAX_SUBTOPOLOGIES}, got {len(value)}")
+    subs: dict[str, StreamsSubtopology] = {}
+    reader: dict[str, str] = {}
+    for i, item in enumerate(value):
+        sub = _subtopology(f"subtopologies[{i}]", item)
+        if sub.id in subs:
+            raise ScenarioError(f"subtopologies[{i}].id: duplicate {sub.id!r}")
+        for j, topic in enumerate(sub.source_topics):
+            if topic in reader:
+                raise ScenarioError(f"subtopologies[{i}].source_topics[{j}]: {topic!r} is already a source topic "
+                                    f"of subtopology {reader[topic]!r} (Kafka Streams reads a topic in one place)")
+            reader[topic] = sub.id
+        subs[sub.id] = sub
+    return tuple(subs.values())
+
+
+def _check_source_topics(topology: StreamsTopology, steps: tuple[GroupState, ...], one_step: bool) -> None:
+    """Kafka's coordinator refuses a topology whose source topics are not all there (``MISSING_SOURCE_TOPICS``)."""
+    for i, step in enumerate(steps):
+        for k, sub in enumerate(topology.subtopologies):
+            for j, topic in enumerate(sub.source_topics):
+                if topic not in step.topics:
+                    where = "topics" if one_step else f"steps[{i}].topics"
+                    raise ScenarioError(f"subtopologies[{k}].source_topics[{j}]: {topic!r} is not in {where} "
+                                        f'(Kafka: "Source topics {topic} are missing.")')
+
+
+def _threads(where: str, raw: list[_MemberIn], step: GroupState, topics: tuple[str, ...]) -> GroupState:
+    """The step's members as stream threads: each names its process and reads the topology's source topics."""
+    members = []
+    for i, (m, member) in enumerate(zip(raw, step.members, strict=True)):
+        if not isinstance(m.process, str):
+            raise ScenarioError(f"{where}members[{i}].process: a stream thread must name its application "
+                                f"instance, got {_describe(m.process)}")
+        _check_name(f"{where}members[{i}].process", m.process)
+        members.append(Member(member.id, topics, member.rack, member.instance_id, m.process))
+    return GroupState(step.topics, tuple(members), step.partition_racks)
+
+
+def _streams(raw: _ScenarioIn, raw_steps: list[_StepIn], steps: tuple[GroupState, ...]
+             ) -> tuple[tuple[GroupState, ...], StreamsTopology, dict[str, ThreadTasks]]:
+    """A streams group's topology (checked against every step), its stream threads, what step 0's threads run."""
+    standby = 0 if raw.num_standby_replicas is None else raw.num_standby_replicas
+    if isinstance(standby, bool) or not isinstance(standby, int) or not 0 <= standby <= MAX_STANDBY_REPLICAS:
+        raise ScenarioError(f"num_standby_replicas: must be a whole number 0..{MAX_STANDBY_REPLICAS}, "
+                            f"got {_describe(standby)}")
+    topology = (default_topology(steps[0].topics, standby) if raw.subtopologies is None
+                else StreamsTopology(_subtopologies(raw.subtopologies), standby))
+    if raw.current_assignment:
+        raise ScenarioError("current_assignment: a streams group's members hold tasks, not partitions; leave it "
+                            f"out, got {_describe(raw.current_assignment)}")
+    one_step = raw.steps is None
+    _check_source_topics(topology, steps, one_step)
+    threads = tuple(_threads("" if one_step else f"steps[{i}].", r.members, s, topology.source_topics)
+                    for i, (r, s) in enumerate(zip(raw_steps, steps, strict=True)))
+    current = check_current_tasks(raw.current_tasks, steps[0].member_ids, topology.task_counts(steps[0].topics))
+    return threads, topology, current
+
+
 CLIENTS = ("java", "librdkafka")  # whose assignors run in the group leader: Kafka's Java client or librdkafka
 
 
@@ -366,23 +525,36 @@ def parse_scenario(data: Any) -> Scenario:
             raise ScenarioError("steps: must not be empty, got []")
         if len(raw.steps) > MAX_STEPS:
             raise ScenarioError(f"steps: at most {MAX_STEPS}, got {len(raw.steps)}")
-        steps = tuple(_build_step(f"steps[{i}].", s) for i, s in enumerate(raw.steps))
+        raw_steps = raw.steps
+        steps = tuple(_build_step(f"steps[{i}].", s) for i, s in enumerate(raw_steps))
         _check_no_shrinking(steps)
     else:
         if raw.topics is None or raw.members is None:
             missing = "topics" if raw.topics is None else "members"
             raise ScenarioError(f"{missing}: required (or give steps)")
-        one = _StepIn(topics=raw.topics, members=raw.members, partition_racks=raw.partition_racks)
-        steps = (_build_step("", one),)
+        raw_steps = [_StepIn(topics=raw.topics, members=raw.members, partition_racks=raw.partition_racks)]
+        steps = (_build_step("", raw_steps[0]),)
     if raw.group_type not in GROUP_TYPES:
-        raise ScenarioError(f"group_type: must be consumer or share, got {_describe(raw.group_type)}")
+        raise ScenarioError(f"group_type: must be consumer, share or streams, got {_describe(raw.group_type)}")
+    streams, tasks = None, dict[str, ThreadTasks]()
+    if raw.group_type == "streams":
+        steps, streams, tasks = _streams(raw, raw_steps, steps)
     weights = _check_weights(raw.weights or {}, steps[0].topics)
     current = check_current_assignment(raw.current_assignment or {}, steps[0], shared=raw.group_type == "share")
-    return Scenario(steps, raw.name, raw.description, weights, current, raw.group_type)
+    return Scenario(steps, raw.name, raw.description, weights, current, raw.group_type, streams, tasks)
+
+
+def _topology_json(topology: StreamsTopology) -> dict[str, Any]:
+    return {"num_standby_replicas": topology.num_standby_replicas,
+            "subtopologies": [{"id": s.id, "source_topics": list(s.source_topics), "stateful": s.stateful}
+                              for s in topology.subtopologies]}
 
 
 def _member_json(m: Member) -> dict[str, Any]:
-    return {"id": m.id, "topics": list(m.topics), "rack": m.rack, "instance_id": m.instance_id}
+    out = {"id": m.id, "topics": list(m.topics), "rack": m.rack, "instance_id": m.instance_id}
+    if m.process is not None:  # a stream thread's application instance: no other member has one
+        out["process"] = m.process
+    return out
 
 
 def _step_json(step: GroupState) -> dict[str, Any]:
@@ -402,8 +574,12 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
         out["weights"] = {t: list(w) for t, w in scenario.weights.items()}
     if scenario.current_assignment:
         out["current_assignment"] = {m: [str(tp) for tp in tps] for m, tps in scenario.current_assignment.items()}
-    if scenario.group_type != "consumer":  # written only for share groups: older files and links stay as they were
+    if scenario.group_type != "consumer":  # written only for the other groups: older files and links stay as they were
         out["group_type"] = scenario.group_type
+    if scenario.group_type == "streams":
+        out.update(_topology_json(scenario.topology))
+        if scenario.current_tasks:
+            out["current_tasks"] = current_tasks_json(scenario.current_tasks)
     return out
 
 

@@ -5,7 +5,7 @@ A ``Choice`` is an ``engine.comparison.Assignor`` and a partition count (0: the 
 ``scenario_for`` gives the scenario a choice runs on; ``owner_differences`` lists the partitions whose owner
 differs between two assignments (a partition one side does not have counts as owned by nobody there).
 
-Worked example (asserted in tests/engine/test_worked_examples.py): seed-a (C0..C2 on t0 with 10 partitions): range
+Worked example (asserted in tests/test_worked_examples.py): seed-a (C0..C2 on t0 with 10 partitions): range
 gives C0 0-3, C1 4-6, C2 7-9; round-robin deals them out (C0 0, 3, 6, 9; C1 1, 4, 7; C2 2, 5, 8), so six owners
 differ; at 8 partitions per topic the group has 8 partitions; as a share group, every partition of seed-a's
 topic has one reader: with at least as many partitions as members the simple assignor wants

@@ -14,12 +14,15 @@ from engine.errors import EngineError
 from engine.storage import partition_log as plog
 from engine.storage.capacity import capacity_rows, partition_capacity
 from engine.storage.log_config import DAY_MS, LogConfig
-from ui.cached import log_animation_figure, log_result
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.offload import door
-from ui.partition_log import K, document
-from ui.release_note import release_caption
+from ui.frame.door import door
+from ui.frame.layout import page_setup
+from ui.frame.release_note import release_caption
+from ui.inputs.numbers import decimal_input, whole_number_input
+from ui.partition.cached import log_animation_figure, log_result
+from ui.partition.log_inputs import K, document
+from ui.text.i18n import _, tr
+
+MAX_LOOKUP = 2**62  # engine.storage.partition_log reads the lookups' and actions' offsets and times in 0..2**62
 
 page_setup(_("Partition Log"), "🗂️", _("One partition on disk: segments named by base offset, sparse indexes, "
                                         "lookups, retention and compaction, as Kafka's storage code does them."))
@@ -41,9 +44,10 @@ def segments_section(doc: dict) -> dict:
 def lookup_section(doc: dict, out: dict) -> None:
     st.subheader(_("Find an offset, find a timestamp"))
     c1, c2 = st.columns(2)
-    offset = c1.number_input(_("offset"), 0, None, min(23, max(out["log_end_offset"] - 1, 0)), key=K + "offset")
-    stamp = c2.number_input(_("timestamp (ms)"), 0, None, 5 * 60_000, key=K + "timestamp")
-    lookups = {"offsets": [int(offset)], "timestamps": [int(stamp)]}
+    offset = whole_number_input(_("offset"), 0, MAX_LOOKUP, min(23, max(out["log_end_offset"] - 1, 0)), K + "offset",
+                                container=c1)
+    stamp = whole_number_input(_("timestamp (ms)"), 0, MAX_LOOKUP, 5 * 60_000, K + "timestamp", container=c2)
+    lookups = {"offsets": [offset], "timestamps": [stamp]}
     found = door(log_result, json.dumps({**doc, "lookups": lookups}, sort_keys=True))[0]
     by_offset, by_time = found["lookups"]
     st.markdown(tr(plog.lookup_story(by_offset)))
@@ -62,10 +66,10 @@ def maintenance_section(doc: dict, out: dict) -> None:
     last = max((s["largest_timestamp"] for s in out["segments"]), default=0)
     c1, c2, c3 = st.columns(3)
     default_at = last + max(doc["config"]["retention.ms"], 0)
-    at = int(c1.number_input(_("run at (ms)"), 0, None, default_at, key=K + "at",
-                             help=_("Default: the newest timestamp + retention.ms")))
-    start = int(c2.number_input(_("DeleteRecords before offset (0 = none)"), 0, None, 0,
-                                key=K + "delete_before"))
+    at = whole_number_input(_("run at (ms)"), 0, MAX_LOOKUP, default_at, K + "at", container=c1,
+                            help=_("Default: the newest timestamp + retention.ms"))
+    start = whole_number_input(_("DeleteRecords before offset (0 = none)"), 0, MAX_LOOKUP, 0, K + "delete_before",
+                               container=c2)
     actions = ([{"delete_records_before": start}] if start else []) + [{"retention_at_ms": at}]
     done = door(log_result, json.dumps({**doc, "actions": actions}, sort_keys=True))[0]
     deleted = done["actions"][-1]["deleted"]
@@ -89,12 +93,13 @@ def maintenance_section(doc: dict, out: dict) -> None:
 def capacity_section() -> None:
     st.subheader(_("Sizing: a day of data on a broker (Kafka's default log settings, not the ones above)"))
     c = st.columns(6)
-    mib_s = c[0].number_input(_("topic MiB/s (as on Sizing)"), 0.001, 1e6, 200.0, key=K + "mib_s")
-    parts = c[1].number_input(_("partitions of the topic"), 1, 100_000, 24, key=K + "topic_partitions")
-    per_broker = c[2].number_input(_("partition replicas per broker"), 1, 1_000_000, 24, key=K + "per_broker")
-    batch = c[3].number_input(_("batch bytes"), 100, 10_000_000, 16_384, key=K + "batch")
-    days = c[4].number_input(_("retention (days, -1 = none)"), -1.0, 3650.0, 7.0, key=K + "days")
-    gib = c[5].number_input("segment.bytes (GiB)", 0.001, 1.999, 1.0, key=K + "gib")
+    mib_s = decimal_input(_("topic MiB/s (as on Sizing)"), 0.001, 1e6, 200.0, K + "mib_s", container=c[0])
+    parts = whole_number_input(_("partitions of the topic"), 1, 100_000, 24, K + "topic_partitions", container=c[1])
+    per_broker = whole_number_input(_("partition replicas per broker"), 1, 1_000_000, 24, K + "per_broker",
+                                    container=c[2])
+    batch = whole_number_input(_("batch bytes"), 100, 10_000_000, 16_384, K + "batch", container=c[3])
+    days = decimal_input(_("retention (days, -1 = none)"), -1.0, 3650.0, 7.0, K + "days", container=c[4])
+    gib = decimal_input("segment.bytes (GiB)", 0.001, 1.999, 1.0, K + "gib", container=c[5])
     config = LogConfig.from_dict({"retention.ms": int(days * DAY_MS) if days >= 0 else -1,
                                   "segment.bytes": int(gib * 2**30)})
     cap = partition_capacity(int(mib_s * 2**20 * 86_400 / parts), int(per_broker), config, int(batch))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.lessons import Lesson, LessonStep, course
-from ui.i18n import _
-from ui.layout import page_setup
-from ui.lessons import (
+from ui.frame.layout import page_setup
+from ui.frame.presenter import handout_html
+from ui.frame.sidebar import render_sidebar
+from ui.lessons.lesson_state import (
     VERDICTS,
     answer_widget,
     article_note,
@@ -21,9 +22,8 @@ from ui.lessons import (
     scene_table,
     shown_answer,
 )
-from ui.lessons_text import explanation, lesson_titles, production, question
-from ui.presenter import handout_html
-from ui.sidebar import render_sidebar
+from ui.lessons.texts import explanation, lesson_titles, production, question
+from ui.text.i18n import _
 
 page_setup(_("Guided lessons"), "🎓", _("A course for new engineers, from the consumer group to the producer, "
                                          "the log and replication. Predict the answer, then check it against the "

@@ -10,13 +10,16 @@ from engine import MAX_PARTITIONS_PER_TOPIC, Assignor, EngineError, step_labels
 from engine.comparison import CLIENT, SERVER
 from engine.consumer.librdkafka import STRATEGIES as LIBRDKAFKA
 from engine.side_by_side import Choice, owner_differences
-from ui.cached import grid_figure, metrics_of, outcomes_or_error, side_ref
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.release_note import release_caption
-from ui.share_view import consumer_vs_share_section
-from ui.sidebar import render_sidebar
-from ui.state import current_ref, current_scenario
+from ui.assignments.cached import grid_figure, metrics_of, side_ref
+from ui.assignments.share_group import consumer_vs_share_section
+from ui.assignments.streams_group import group_types_section
+from ui.frame.layout import page_setup
+from ui.frame.release_note import release_caption
+from ui.frame.sidebar import render_sidebar
+from ui.frame.state import current_ref, current_scenario
+from ui.inputs.numbers import whole_number_input
+from ui.scenario.cached import outcomes_or_error
+from ui.text.i18n import _, tr
 
 page_setup(_("Compare"), ":material/compare_arrows:",
            _("Two choices side by side on the current group: two strategies, Java vs librdkafka, or two "
@@ -42,9 +45,9 @@ def choose_step() -> int:
 def choose(side: str, column: st.delta_generator.DeltaGenerator) -> Choice:
     key = column.selectbox(_("Assignor"), list(CHOICES), index=list(CHOICES).index(DEFAULTS[side]),
                            key=f"compare.{side}", format_func=lambda k: tr(CHOICES[k].title))
-    partitions = column.number_input(_("Partitions per topic (0: the scenario's own)"), 0,
-                                     MAX_PARTITIONS_PER_TOPIC, 0, key=f"compare.{side}_partitions")
-    return Choice(CHOICES[key], int(partitions))
+    partitions = whole_number_input(_("Partitions per topic (0: the scenario's own)"), 0, MAX_PARTITIONS_PER_TOPIC, 0,
+                                    f"compare.{side}_partitions", container=column)
+    return Choice(CHOICES[key], partitions)
 
 
 def draw(side: str, column: st.delta_generator.DeltaGenerator, choice: Choice, step: int) -> list | None:
@@ -82,4 +85,5 @@ if outcomes["left"] is not None and outcomes["right"] is not None:
     st.download_button(_("Differences (CSV)"), table.to_csv(index=False), "differences.csv", "text/csv",
                        key="compare.download")
 consumer_vs_share_section(current_ref(), step, sides["left"].assignor)  # the left choice against a share group
-release_caption("assign", "server-assign", "share-assign")
+group_types_section(current_ref(), step, sides["left"].assignor)  # ...and a streams group, one row per member
+release_caption("assign", "server-assign", "share-assign", "streams-assign")

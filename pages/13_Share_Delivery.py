@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.errors import EngineError
-from ui.cached import share_delivery_figure, share_timeline
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.release_note import release_caption
-from ui.share_delivery import downloads, releases_note, summary_metrics, workload_inputs
+from ui.frame.door import door
+from ui.frame.layout import page_setup
+from ui.frame.release_note import release_caption
+from ui.share.cached import share_delivery_figure, share_timeline
+from ui.share.delivery import downloads, releases_note, summary_metrics, workload_inputs
+from ui.text.i18n import _
 
 page_setup(_("Share Delivery"), "📬", _("Several consumers of a share group read one share partition: each "
                                           "record is acquired under a time-limited lock, acknowledged one by "
@@ -26,11 +26,7 @@ def timeline_section(workload) -> None:
 
 with st.expander(_("Consumers, records and broker settings"), expanded=True):
     workload = workload_inputs()
-try:
-    timeline = share_timeline(workload)
-except EngineError as exc:
-    st.error(tr(str(exc)), icon=":material/block:")
-    st.stop()
+timeline = door(share_timeline, workload)  # a refusal is one line and the page stops
 summary_metrics(timeline.summary)
 tab_play, tab_events, tab_release = st.tabs([_("Timeline"), _("Events and downloads"), _("Kafka release")])
 with tab_play:

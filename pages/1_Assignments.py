@@ -12,16 +12,19 @@ from engine import (
     strategies,
     strategy_of,
 )
-from ui.assignment_view import article_corrections, downloads_section, step_label, strategy_tabs
-from ui.cached import metrics_of, outcomes_or_error, prepare_comparison
-from ui.client_choice import assignors_of, client_choice, client_notes, offer_note
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.offload import door
-from ui.release_note import client_model, release_caption
-from ui.share_view import is_share, share_section
-from ui.sidebar import render_sidebar
-from ui.state import ScenarioRef, current_ref, current_scenario
+from ui.assignments.cached import metrics_of
+from ui.assignments.client_notes import client_notes
+from ui.assignments.share_group import is_share, share_section
+from ui.assignments.strategy_tabs import article_corrections, downloads_section, step_label, strategy_tabs
+from ui.assignments.streams_group import is_streams, streams_section
+from ui.frame.door import door
+from ui.frame.layout import page_setup
+from ui.frame.release_note import client_model, release_caption
+from ui.frame.sidebar import render_sidebar
+from ui.frame.state import ScenarioRef, current_ref, current_scenario
+from ui.inputs.client_choice import assignors_of, client_choice, offer_note
+from ui.scenario.cached import outcomes_or_error, prepare_comparison
+from ui.text.i18n import _, tr
 
 page_setup(_("Assignments"), "🧮", _("Range, round-robin, sticky and cooperative-sticky on the same group, side "
                                      "by side, and the new consumer protocol's server-side uniform and range "
@@ -74,6 +77,9 @@ def config_section() -> None:
 
 
 ref, step = current_ref(), choose_step()
+if is_streams(current_scenario()):  # a streams group: its tasks instead of the consumer-group assignors
+    streams_section(ref, step)
+    st.stop()
 client = client_choice("assign")
 door(prepare_comparison, ref, client)  # the cost model first: refused in one line, or computed off this thread
 with st.spinner(_("Computing the client and server-side (KIP-848) assignments...")):

@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-import zlib
-
 import pandas as pd
 import streamlit as st
 
-from engine import (
-    CAPTIONS,
-    MAX_TIMING_MS,
-    ProtocolTimings,
-    Timeline,
-    rebalance_row,
-    step_labels,
-)
+from engine import CAPTIONS, ProtocolTimings, Timeline, rebalance_row, step_labels
 from engine.charts.rebalance import SPEEDS
-from ui.cached import animations_figure, outcomes_or_error, pause_figure, pause_of, prepare_comparison
-from ui.client_choice import assignors_of, client_choice, offer_note
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.numbers import whole_number_input
-from ui.offload import door
-from ui.presenter import step_buttons
-from ui.release_note import client_model, release_caption
-from ui.share_view import is_share, share_changes_section
-from ui.sidebar import render_sidebar
-from ui.state import ScenarioRef, current_ref, current_scenario, share_widget
-from ui.timeline import event_form, event_timeline, step_choice, timeline_key
+from ui.assignments.cached import animations_figure, pause_figure, pause_of
+from ui.assignments.pause_timings import timings_section
+from ui.assignments.rebalance_events import event_form, event_timeline, step_choice, timeline_key
+from ui.assignments.share_group import is_share, share_changes_section
+from ui.assignments.streams_group import is_streams, streams_changes_section
+from ui.frame.door import door
+from ui.frame.layout import page_setup
+from ui.frame.presenter import step_buttons
+from ui.frame.release_note import client_model, release_caption
+from ui.frame.sidebar import render_sidebar
+from ui.frame.state import ScenarioRef, current_ref, current_scenario, share_widget
+from ui.inputs.client_choice import assignors_of, client_choice, offer_note
+from ui.scenario.cached import outcomes_or_error, prepare_comparison
+from ui.text.i18n import _, tr
 
 ANIMATE_ALL_LIMIT = 1_000
 
@@ -53,32 +46,6 @@ def choose_timeline() -> tuple[Timeline, ScenarioRef]:
     return timeline, ref
 
 
-def ms(column, label: str, default: int, step_ms: int, key: str, **kw) -> int:
-    """A timing input of 0..MAX_TIMING_MS ms."""
-    return whole_number_input(label, 0, MAX_TIMING_MS, default, f"rebalance.{key}", container=column, **kw)
-
-
-def timings_section(timeline: Timeline, step: int) -> tuple[ProtocolTimings, tuple[str, ...]]:
-    steps = timeline.scenario.steps
-    with st.expander(_("Protocol timings (for the pause model)"), expanded=False):
-        t1, t2, t3, t4 = st.columns(4)
-        session = ms(t1, "session.timeout.ms", 45_000, 1_000, "session_timeout_ms")
-        rejoin = ms(t2, _("time to rejoin (ms)"), 3_000, 100, "rejoin_ms")
-        sync = ms(t3, _("SyncGroup (ms)"), 500, 100, "sync_ms")
-        batch = ms(t4, _("finish in-flight batch (ms)"), 1_000, 100, "processing_ms")
-        heartbeat = ms(t1, "heartbeat.interval.ms (KIP-848)", 5_000, 500, "heartbeat_interval_ms",
-                       help=_("New consumer protocol only: the broker's group.consumer.heartbeat.interval.ms "
-                              "(default 5000). A member learns a change on its next heartbeat: half an "
-                              "interval expected (the table's partition-seconds), a full one at most (the "
-                              "bound). 0..{max} ms.").format(max=f"{MAX_TIMING_MS:,}"))
-        gone = [m for m in steps[step - 1].member_ids if m not in steps[step].member_ids]
-        label = timeline.labels[step].encode("utf-8", "surrogatepass")  # a member id may hold a lone surrogate
-        crashed = st.multiselect(_("members that crashed (no LeaveGroup: detected after session.timeout.ms)"),
-                                 gone, default=[m for m in timeline.crashed[step] if m in gone],
-                                 key=f"rebalance.crashed.{step}.{zlib.crc32(label):08x}")
-    return ProtocolTimings(session, rejoin, sync, batch, heartbeat), tuple(crashed)
-
-
 def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crashed: tuple[str, ...],
                     client: str) -> None:
     rows = []
@@ -92,7 +59,7 @@ def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crash
                      .format(assignor=tr(a.title), rounds=result[step].rounds))
         rows.append(rebalance_row(a, result[step], pause_of(ref, a, step, timings, crashed)))
     numbers = pd.DataFrame(rows)
-    numbers["rounds"] = ["–" if pd.isna(r) else f"{int(r)}" for r in numbers["rounds"]]  # not "None" (issue 25)
+    numbers["rounds"] = ["–" if pd.isna(r) else f"{int(r)}" for r in numbers["rounds"]]  # not "None"
     st.subheader(_("What the engine counts"))
     st.dataframe(numbers, hide_index=True, width="stretch")
     st.caption(_("rounds: the classic protocol's JoinGroup/SyncGroup rounds; – where it does not apply "
@@ -138,6 +105,9 @@ share_widget("rebalance.step", step_key, int)  # a shared link's step seeds the 
 step = step_choice(timeline)
 step_buttons(step_key, range(1, len(timeline.scenario.steps)), "rebalance")  # presenter mode's arrow keys
 share_widget("rebalance.step", step_key, int)  # ...and the chosen step is written back to the URL
+if is_streams(timeline.scenario):  # a streams group: its tasks instead of the consumer-group assignors
+    streams_changes_section(ref, step, current_scenario().topology)
+    st.stop()
 timings, crashed = timings_section(timeline, step)
 client = client_choice("rebalance")
 door(prepare_comparison, ref, client)  # the cost model first (a share group's too): one line, or off this thread

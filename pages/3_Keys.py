@@ -19,13 +19,15 @@ from engine import (
     skew_rows,
 )
 from engine.charts import partition_histogram, producer_timeline, remap_chart
-from ui.cached import null_key_runs, placements, remap_curve_of
-from ui.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_note
-from ui.i18n import _, tr
-from ui.key_sample import key_source, null_key_config, remap_caption
-from ui.layout import page_setup
-from ui.offload import door
-from ui.release_note import release_caption
+from engine.common.config_def import INT_MAX
+from ui.frame.door import door
+from ui.frame.layout import page_setup
+from ui.frame.release_note import release_caption
+from ui.inputs.client_choice import DEFAULT_PARTITIONER, client_choice, partitioner_note
+from ui.inputs.numbers import whole_number_input
+from ui.keys.cached import null_key_runs, placements, remap_curve_of
+from ui.keys.key_sample import key_source, null_key_config, remap_caption
+from ui.text.i18n import _, tr
 
 MAX_PAGE_PARTITIONS = 10_000
 MAX_REMAP_POINTS = 200
@@ -64,9 +66,8 @@ def histogram_section(keys: pa.Array, sample_id: str, partitions: int, client: s
 
 def remap_section(keys: pa.Array, sample_id: str, partitions: int) -> None:
     c1, c2 = st.columns(2)
-    target = int(c1.number_input(_("New partition count M"), 1, MAX_PAGE_PARTITIONS,
-                                 partitions * 2 if partitions < 5000 else partitions, key="keys.remap_to",
-                                 help=_("1 to {high}").format(high=f"{MAX_PAGE_PARTITIONS:,}")))
+    target = whole_number_input(_("New partition count M"), 1, MAX_PAGE_PARTITIONS,
+                                partitions * 2 if partitions < 5000 else partitions, "keys.remap_to", container=c1)
     top = min(MAX_PAGE_PARTITIONS, max(2 * partitions, target, 12))
     counts = tuple(sorted(set(range(1, top + 1, max(1, top // MAX_REMAP_POINTS))) | {target, partitions}))
     share = remap_share(keys, partitions, target)
@@ -108,9 +109,10 @@ def coordinator_section() -> None:
     text = c1.text_area(_("Group ids, one per line"), "my-group\nconsole-consumer-12345\npolygenelubricants",
                         key="keys.group_ids", max_chars=2_000_000,
                         help=_("At most 100,000 ids, 2,000,000 characters"))
-    n = c2.number_input("offsets.topic.num.partitions", 1, 10_000, 50, key="keys.offsets_partitions")
+    n = whole_number_input("offsets.topic.num.partitions", 1, INT_MAX, 50, "keys.offsets_partitions", container=c2,
+                           help=_("Kafka declares it an INT of at least 1."))
     try:
-        found = find_coordinators([line.rstrip("\r") for line in text.split("\n") if line.strip()], int(n))
+        found = find_coordinators([line.rstrip("\r") for line in text.split("\n") if line.strip()], n)
     except EngineError as exc:
         st.error(tr(str(exc)))
         return
@@ -120,8 +122,8 @@ def coordinator_section() -> None:
 
 
 keys, sample_id = key_source()
-partitions = int(st.number_input(_("Partitions"), 1, MAX_PAGE_PARTITIONS, 12, key="keys.partitions",
-                                 help=_("1 to {high} on this page").format(high=f"{MAX_PAGE_PARTITIONS:,}")))
+partitions = whole_number_input(_("Partitions"), 1, MAX_PAGE_PARTITIONS, 12, "keys.partitions",
+                                help=_("At most {high} on this page.").format(high=f"{MAX_PAGE_PARTITIONS:,}"))
 if keys is not None:
     st.caption(_("{records} records, {nulls} null keys.").format(records=f"{len(keys):,}",
                                                                  nulls=f"{keys.null_count:,}"))

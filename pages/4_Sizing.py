@@ -9,12 +9,13 @@ import streamlit as st
 
 from engine import EngineError, sizing
 from engine.charts import cost_grid, formula_comparison
-from ui.cached import sizing_curves
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.numbers import decimal_input, whole_number_input
-from ui.share_sizing import share_or_consumer_group
-from ui.sizing import measured
+from ui.frame.layout import page_setup
+from ui.inputs.numbers import decimal_input, whole_number_input
+from ui.load.cached import sizing_curves
+from ui.load.perf_test import measured
+from ui.load.streams_sizing import streams_sizing
+from ui.share.capacity import share_or_consumer_group
+from ui.text.i18n import _, tr
 
 page_setup(_("Sizing"), "📐", _("Partitions = ceil(max(T/p, T/c)) from measured per-partition throughput, "
                                  "and every cost of that count: memory, files, failover, latency, limits."))
@@ -39,7 +40,8 @@ def inputs_section() -> tuple[sizing.SizingInputs, int | None]:
     consumer = measured(_("Consumer c (MB/s per partition)"), "consumer", 10.0)
     brokers = whole_number_input(_("Brokers"), 1, sizing.MAX_BROKERS, 3, "sizing.brokers")
     rf = whole_number_input(_("Replication factor"), 1, sizing.MAX_BROKERS, 3, "sizing.rf")
-    era = st.radio(_("Cluster"), ["kraft", "zookeeper"], horizontal=True, key="sizing.era",
+    eras: list[sizing.Era] = ["kraft", "zookeeper"]
+    era = st.radio(_("Cluster"), eras, horizontal=True, key="sizing.era",
                    format_func={"kraft": "KRaft (3.3+)", "zookeeper": "ZooKeeper"}.get)
     batch = whole_number_input(_("batch.size (bytes)"), 1, 2**31 - 1, 16_384, "sizing.batch_size")
     buffer_mib = whole_number_input(_("buffer.memory (MiB)"), 1, 1_000_000, 32, "sizing.buffer_mib")
@@ -104,7 +106,8 @@ def results_section(result: sizing.SizingResult) -> None:
                        key="sizing.download_csv")
 
 
-tab_partitions, tab_share = st.tabs([_("Partitions for a topic"), _("Consumer group or share group?")])
+tab_partitions, tab_share, tab_streams = st.tabs([_("Partitions for a topic"), _("Consumer group or share group?"),
+                                                 _("Kafka Streams")])
 with tab_partitions:
     left, right = st.columns([1, 2], gap="large")
     with left:
@@ -117,3 +120,5 @@ with tab_partitions:
                 st.error(tr(problem))
 with tab_share:
     share_or_consumer_group()
+with tab_streams:
+    streams_sizing()

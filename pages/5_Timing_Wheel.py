@@ -17,20 +17,20 @@ from engine import (
     EngineError,
     WheelConfig,
     case_to_dict,
-    check_wheel_page_config,
     cost_rows,
     task_rows,
     trace_to_dict,
     validate_wheel,
-    validate_wheel_config,
 )
 from engine.charts import animation_window, cost_figure, wheel_rings
-from ui.cached import wheel_animation_figure, wheel_costs, wheel_run
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.offload import door
-from ui.release_note import release_caption
-from ui.wheel import STEP, clamp_step, hovers_translated, step_controls, tasks_from_widgets
+from engine.server.timer.model import MAX_START_MS
+from ui.frame.door import door, refusal
+from ui.frame.layout import page_setup
+from ui.frame.release_note import release_caption
+from ui.inputs.numbers import whole_number_input
+from ui.text.i18n import _, tr
+from ui.timer.cached import wheel_animation_figure, wheel_costs, wheel_run
+from ui.timer.wheel import STEP, clamp_step, hovers_translated, step_controls, tasks_from_widgets
 
 COST_SIZES = (1_000, 10_000)
 
@@ -43,21 +43,19 @@ st.markdown(tr(WHEEL_TEXTS["intro"]))
 
 def inputs_section() -> tuple[WheelConfig, tuple]:
     c1, c2, c3 = st.columns(3)
-    tick = c1.number_input("tick_ms", value=1, step=1, key="wheel.tick_ms",
-                           help=_("Level 0's bucket width, 1..{max} ms (Kafka: 1).").format(max=f"{MAX_TICK_MS:,}"))
-    size = c2.number_input("wheel_size", value=20, step=1, key="wheel.wheel_size",
-                           help=_("Buckets per level, {low}..{high} on this page (Kafka: 20).").format(
-                               low=MIN_WHEEL_SIZE, high=MAX_PAGE_WHEEL_SIZE))
-    start = c3.number_input("start_ms", value=0, step=1, key="wheel.start_ms",
-                            help=_("The timer's start time; its wheels start at it rounded down to a tick."))
-    config = WheelConfig(int(tick), int(size), int(start))
+    tick = whole_number_input("tick_ms", 1, MAX_TICK_MS, 1, "wheel.tick_ms", container=c1,
+                              help=_("Level 0's bucket width, 1..{max} ms (Kafka: 1).").format(max=f"{MAX_TICK_MS:,}"))
+    size = whole_number_input("wheel_size", MIN_WHEEL_SIZE, MAX_PAGE_WHEEL_SIZE, 20, "wheel.wheel_size", container=c2,
+                              help=_("Buckets per level, {low}..{high} on this page (Kafka: 20).").format(
+                                  low=MIN_WHEEL_SIZE, high=MAX_PAGE_WHEEL_SIZE))
+    start = whole_number_input("start_ms", 0, MAX_START_MS, 0, "wheel.start_ms", container=c3,
+                               help=_("The timer's start time; its wheels start at it rounded down to a tick."))
+    config = WheelConfig(tick, size, start)
     try:
-        validate_wheel_config(config)
-        check_wheel_page_config(config)
         tasks = tasks_from_widgets(config.start_ms)
         validate_wheel(config, tasks, MAX_PAGE_TASKS)
     except EngineError as exc:
-        st.error(tr(str(exc)), icon=":material/block:")
+        refusal(str(exc))
         st.stop()
     return config, tasks
 

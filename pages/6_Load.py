@@ -6,9 +6,9 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.charts import load as charts
-from ui import load
-from ui.i18n import _, tr
-from ui.layout import page_setup
+from ui.frame.layout import page_setup
+from ui.load import spark_load
+from ui.text.i18n import _, tr
 
 page_setup(_("Load"), "📈", _("Real key samples -> the load each partition and each consumer would carry, computed "
                                "on Spark (local mode here; the same job runs on a cluster with "
@@ -19,13 +19,13 @@ st.markdown(_(
     "producer partitioner you choose. Consumers get partitions from this lab's exact replay of each assignor."
 ))
 
-source = load.choose_source()
+source = spark_load.choose_source()
 if source.error:
     st.error(tr(source.error))
-chosen = load.settings(source)
-load.run_button(source, chosen)
+chosen = spark_load.settings(source)
+spark_load.run_button(source, chosen)
 
-stored = st.session_state.get(load.RESULT_KEY)
+stored = st.session_state.get(spark_load.RESULT_KEY)
 if stored is None:
     st.info(_("Choose the data and counts, then run the job. The first run starts Spark (about a minute on a "
               "2-core machine, with progress shown); later runs reuse it."))
@@ -46,15 +46,15 @@ def overview() -> int:
     labels = {m: tr(label) for m, label in charts.METRIC_LABELS.items()}  # AppTest calls format_func outside
     metric = st.radio(_("Metric"), list(charts.METRIC_LABELS), horizontal=True, key="load.metric",
                       format_func=labels.__getitem__)
-    st.plotly_chart(load.in_language(charts.partition_load_bars(parts, n, metric)), key="load.partition_chart")
+    st.plotly_chart(spark_load.in_language(charts.partition_load_bars(parts, n, metric)), key="load.partition_chart")
     left, right = st.columns(2)
     left.subheader(_("Hottest partitions"))
-    left.dataframe(load.hottest_partitions(parts, hot, n), hide_index=True, key="load.hottest_table")
+    left.dataframe(spark_load.hottest_partitions(parts, hot, n), hide_index=True, key="load.hottest_table")
     right.subheader(_("Hottest keys"))
     if hot.empty:
         right.caption(_("No keyed records."))
     else:
-        right.plotly_chart(load.in_language(charts.hot_keys_bars(hot, n)), key="load.hot_keys_chart")
+        right.plotly_chart(spark_load.in_language(charts.hot_keys_bars(hot, n)), key="load.hot_keys_chart")
     return int(n)
 
 
@@ -66,18 +66,18 @@ def per_consumer(n: int) -> None:
         st.caption(_("No per-consumer load (no strategies ran)."))
         return
     metric = "peak_messages_per_s" if report["peaks"] else "messages"
-    target = load.target_input(config, report) if report["peaks"] else None
+    target = spark_load.target_input(config, report) if report["peaks"] else None
     c_view = st.selectbox(_("Consumers"), config.consumers, key="load.view_consumers")
-    st.plotly_chart(load.in_language(charts.consumer_load_bars(consumers, n, c_view, metric, target)),
+    st.plotly_chart(spark_load.in_language(charts.consumer_load_bars(consumers, n, c_view, metric, target)),
                     key="load.consumer_chart")
-    st.dataframe(load.busiest_table(consumers, metric), key="load.max_table")
+    st.dataframe(spark_load.busiest_table(consumers, metric), key="load.max_table")
     if target is None:
         st.caption(_("No timestamp column: loads are totals, and no peak-based recommendation is made."))
         return
-    st.plotly_chart(load.in_language(charts.max_consumer_bars(consumers, metric, target)), key="load.max_chart")
-    load.recommendation(consumers, parts, target, metric)
+    st.plotly_chart(spark_load.in_language(charts.max_consumer_bars(consumers, metric, target)), key="load.max_chart")
+    spark_load.recommendation(consumers, parts, target, metric)
 
 
 per_consumer(overview())
 st.subheader(_("Download"))
-load.downloads(parts, hot, consumers)
+spark_load.downloads(parts, hot, consumers)

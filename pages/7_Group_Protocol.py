@@ -10,12 +10,15 @@ import streamlit as st
 
 import engine
 from engine.charts import restart_comparison, restart_timeline, sequence_figure
-from ui.cached import first_assignment, rolling_restarts
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.paste import checked_paste
-from ui.sidebar import render_sidebar
-from ui.state import ScenarioRef, current_ref, current_scenario
+from engine.common.config_def import INT_MAX
+from engine.consumer.membership import MAX_TIME_MS
+from ui.assignments.cached import first_assignment, rolling_restarts
+from ui.frame.layout import page_setup
+from ui.frame.sidebar import render_sidebar
+from ui.frame.state import ScenarioRef, current_ref, current_scenario
+from ui.inputs.numbers import whole_number_input
+from ui.inputs.paste import checked_paste
+from ui.text.i18n import _, tr
 
 MAX_GROUP_ID = 249
 MAX_LINES_CHARS = 300_000  # 1,000 lines of a 249-character member id and its strategies
@@ -65,11 +68,10 @@ def vote_section(group_id: str, member_ids: list[str]) -> tuple[list, engine.Ele
 def sync_section(group_id: str, members: list[engine.MemberProtocols], election: engine.Election,
                  state: engine.GroupState) -> None:
     st.subheader(_("3 · SYNC_GROUP and HEARTBEAT"))
-    fields = (("session.timeout.ms", 45_000, 1_000, "session_ms"), ("heartbeat.interval.ms", 3_000, 500,
-              "heartbeat_ms"), ("max.poll.interval.ms", 300_000, 10_000, "poll_ms"))
-    values = [col.number_input(label, 1, 3_600_000, default, step, key=f"protocol.{key}")
-              for col, (label, default, step, key) in zip(st.columns(3), fields, strict=True)]
-    timeouts = engine.Timeouts(*(int(v) for v in values))
+    fields = (("session.timeout.ms", 45_000, "session_ms"), ("heartbeat.interval.ms", 3_000, "heartbeat_ms"),
+              ("max.poll.interval.ms", 300_000, "poll_ms"))
+    timeouts = engine.Timeouts(*(whole_number_input(label, 1, INT_MAX, default, f"protocol.{key}", container=col)
+                                 for col, (label, default, key) in zip(st.columns(3), fields, strict=True)))
     for problem in timeouts.problems():
         st.warning(tr(problem))
     synced = engine.sync_group_state(state, election)
@@ -98,8 +100,7 @@ def sync_section(group_id: str, members: list[engine.MemberProtocols], election:
 
 def upgrade_section(member_ids: list[str]) -> None:
     st.subheader(_("4 · Rolling upgrade from range to cooperative-sticky"))
-    skip = st.checkbox(_("Skip the first bounce (switch straight to [cooperative-sticky])"),
-                       key="protocol.skip_first")
+    skip = st.checkbox(_("Skip the first bounce (switch straight to [cooperative-sticky])"), key="protocol.skip_first")
     stages = engine.rolling_upgrade(member_ids[:10] or ["C0", "C1", "C2"],
                              first_bounce=() if skip else ("cooperative-sticky", "range"))
     st.dataframe(pd.DataFrame(engine.upgrade_rows(stages)), hide_index=True, width="stretch")
@@ -111,16 +112,16 @@ def upgrade_section(member_ids: list[str]) -> None:
 
 def restart_section(ref: ScenarioRef) -> None:
     st.subheader(_("5 · Rolling restart: static (group.instance.id) vs dynamic members"))
-    r = st.columns(3)
-    restart_s = r[0].number_input(_("restart time per member (s)"), 0, 3_600, 30, 5, key="protocol.restart_s")
-    session_ms = r[1].number_input("session.timeout.ms", 0, 3_600_000, 45_000, 5_000, key="protocol.restart_session")
-    gap_s = r[2].number_input(_("gap between restarts (s)"), 0, 3_600, 10, 5, key="protocol.gap_s")
+    times = ((_("restart time per member (s)"), MAX_TIME_MS // 1000, 30, "restart_s"), ("session.timeout.ms",
+             MAX_TIME_MS, 45_000, "restart_session"), (_("gap between restarts (s)"), MAX_TIME_MS // 1000, 10, "gap_s"))
+    restart_s, session_ms, gap_s = (whole_number_input(label, 0, high, default, f"protocol.{key}", container=col)
+                                    for col, (label, high, default, key) in zip(st.columns(3), times, strict=True))
     strategies = st.multiselect(_("strategies"), engine.STRATEGY_NAMES, default=["range", "cooperative-sticky"],
                                 key="protocol.strategies")
     if not strategies:
         return
     try:  # the engine refuses more than MAX_RESTART_MEMBERS members
-        config = engine.RollingRestartConfig(int(restart_s) * 1000, int(session_ms), int(gap_s) * 1000)
+        config = engine.RollingRestartConfig(restart_s * 1000, session_ms, gap_s * 1000)
         rows, timelines = rolling_restarts(ref, config, tuple(strategies))
     except engine.LimitError as exc:  # too big to replay here: said, not an error of the user's
         st.warning(_("{error}. Sections 1-4 above still cover this group.").format(error=tr(str(exc))))

@@ -14,10 +14,12 @@ import engine
 from engine.charts import leader_counts_figure, replica_matrix
 from engine.errors import KafkaError
 from engine.server.replicas import STRIPED, generate_striped
-from ui.cached import replica_placement, striped_placement
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.replica_choice import generate_caption, placement_caption, placer_choice, start_and_seed
+from ui.frame.door import refusal
+from ui.frame.layout import page_setup
+from ui.inputs.numbers import decimal_input, whole_number_input
+from ui.partition.cached import replica_placement, striped_placement
+from ui.partition.replica_choice import generate_caption, placement_caption, placer_choice, start_and_seed
+from ui.text.i18n import _, tr
 
 MAX_BROKERS = 100
 MAX_PARTITIONS = 2_000
@@ -29,15 +31,15 @@ page_setup(_("Replicas"), "🗄️", _("Where Kafka puts a new topic's replicas,
 
 def placement_section(placer: str) -> tuple[list[engine.Broker], str, int, dict[int, list[int]], int, int]:
     c1, c2, c3 = st.columns(3)
-    n_brokers = int(c1.number_input(_("brokers"), 1, MAX_BROKERS, 6, key="replicas.brokers",
-                                    help=_("1..{max}; ids 0..n-1, in this order.").format(max=MAX_BROKERS)))
+    n_brokers = whole_number_input(_("brokers"), 1, MAX_BROKERS, 6, "replicas.brokers", container=c1,
+                                   help=_("1..{max}; ids 0..n-1, in this order.").format(max=MAX_BROKERS))
     racks_text = c2.text_input(_("racks (comma-separated, given to brokers in turn; empty = no racks)"),
                                "r1, r2, r3", max_chars=MAX_RACKS_TEXT, key="replicas.racks")
     topic = c3.text_input(_("topic"), "orders", max_chars=249, key="replicas.topic")
     c4, c5, c6, c7 = st.columns(4)
-    partitions = int(c4.number_input(_("partitions"), 0, MAX_PARTITIONS, 12, key="replicas.partitions",
-                                     help=_("1..{max} (0 shows Kafka's error).").format(max=MAX_PARTITIONS)))
-    rf = int(c5.number_input(_("replication factor"), 0, MAX_BROKERS + 1, 3, key="replicas.rf"))
+    partitions = whole_number_input(_("partitions"), 0, MAX_PARTITIONS, 12, "replicas.partitions", container=c4,
+                                    help=_("1..{max} (0 shows Kafka's error).").format(max=MAX_PARTITIONS))
+    rf = whole_number_input(_("replication factor"), 0, MAX_BROKERS + 1, 3, "replicas.rf", container=c5)
     start, seed = start_and_seed(placer, c6, c7)
     brokers = engine.brokers_on_racks(n_brokers, [r.strip() for r in racks_text.split(",") if r.strip()])
     try:  # the cost model first: inline, in a worker, or one line
@@ -46,8 +48,8 @@ def placement_section(placer: str) -> tuple[list[engine.Broker], str, int, dict[
     except KafkaError as exc:
         st.error(_("Kafka refuses: {error}").format(error=tr(str(exc))))
         st.stop()
-    except engine.EngineError as exc:
-        st.error(tr(str(exc)), icon=":material/block:")
+    except engine.EngineError as exc:  # the door's one line
+        refusal(str(exc))
         st.stop()
     placement_caption(placer, placement)
     return brokers, topic, rf, placement.assignment, start, seed
@@ -57,7 +59,8 @@ def failover_section(broker_ids: list[int], assignment: dict[int, list[int]]) ->
     """Kill a broker, optionally bring it back with a preferred-leader election; returns the leaders."""
     st.subheader(_("Kill a broker"))
     k1, k2 = st.columns(2)
-    kill = k1.selectbox(_("broker to kill"), ["none", *broker_ids], key="replicas.kill",
+    victims: list[int | str] = ["none", *broker_ids]
+    kill = k1.selectbox(_("broker to kill"), victims, key="replicas.kill",
                         format_func=lambda b: _("none") if b == "none" else str(b))
     elect = k2.checkbox(_("broker back + preferred-leader election"), key="replicas.elect",
                         help=_("kafka-leader-election --election-type PREFERRED (or "
@@ -96,9 +99,9 @@ def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assi
     d1, d2, d3 = st.columns(3)
     ids = [b.id for b in brokers]
     removed = int(d1.selectbox(_("broker to remove"), ids, index=len(ids) - 1, key="replicas.decommission"))
-    size_gb = d2.number_input(_("partition size (GB)"), 0.0, 10_000.0, 10.0, key="replicas.size_gb")
-    throttle = d3.number_input(_("replication throttle (MB/s per broker)"), 1.0, 100_000.0, 50.0,
-                               key="replicas.throttle_mb")
+    size_gb = decimal_input(_("partition size (GB)"), 0.0, 10_000.0, 10.0, "replicas.size_gb", container=d2)
+    throttle = decimal_input(_("replication throttle (MB/s per broker)"), 1.0, 100_000.0, 50.0, "replicas.throttle_mb",
+                             container=d3)
     try:
         engine.check_decommission(brokers, rf)
         plans = {"minimal moves": engine.decommission_minimal(brokers, assignment, removed),

@@ -15,10 +15,11 @@ from engine.producer.producer_config import DEFAULTS  # released Kafka's default
 from engine.producer.sender import FAULTS
 from engine.release import RELEASED
 from engine.storage.txn_log import parse_operations
-from ui.cached import produce_figures, produce_result, txn_result
-from ui.i18n import _, tr
-from ui.layout import page_setup
-from ui.release_note import release_caption
+from ui.frame.layout import page_setup
+from ui.frame.release_note import release_caption
+from ui.inputs.numbers import whole_number_input
+from ui.partition.cached import produce_figures, produce_result, txn_result
+from ui.text.i18n import _, tr
 
 K = "producer."
 NUMBERS = {"max.in.flight.requests.per.connection": (1, 100), "retries": (0, 2**31 - 1),
@@ -26,13 +27,19 @@ NUMBERS = {"max.in.flight.requests.per.connection": (1, 100), "retries": (0, 2**
            "delivery.timeout.ms": (0, 3_600_000), "batch.size": (0, 2**20), "retry.backoff.ms": (0, 60_000)}
 WORKLOAD = {"partitions": ("partitions", 1, producer.MAX_PARTITIONS),
             "records": ("records", 1, producer.MAX_RECORDS),
-            "interval_ms": ("ms between sends", 0, 60_000), "latency_ms": ("one-way latency (ms)", 0, 60_000),
-            "value_bytes": ("value bytes", 0, 1_000_000)}
+            "interval_ms": ("ms between sends", 0, 60_000),
+            "latency_ms": ("one-way latency (ms)", 0, producer.MAX_LATENCY_MS),
+            "value_bytes": ("value bytes", 0, producer.MAX_VALUE_BYTES)}
 TXN_OPS = "T1, send 0 2\nT1, send 1 1\nT2, send 0 1\nT1, commit\nT2, abort\nplain, send 0 1\nT1, send 1 1"
 
 page_setup(_("Producer"), "📨", _("Batches, retries and in-flight requests against a broker that checks producer "
                                   "ids, epochs and sequence numbers (RecordAccumulator, Sender, TransactionManager, "
                                   "ProducerStateManager)."))
+
+
+def workload_number(doc: dict, name: str) -> int:
+    """A preset's workload number (100 where it leaves the number out)."""
+    return int(doc.get(name, 100))
 
 
 def load_preset() -> None:
@@ -44,7 +51,7 @@ def load_preset() -> None:
     for name in NUMBERS:
         st.session_state[K + name] = cfg[name]
     for name in WORKLOAD:
-        st.session_state[K + name] = doc.get(name, 100)
+        st.session_state[K + name] = workload_number(doc, name)
     st.session_state[K + "faults"] = "\n".join(f"{f['request']}, {f['kind']}" for f in doc["faults"])
 
 
@@ -57,10 +64,12 @@ def settings() -> dict:
     config: dict = {} if idem == "default" else {"enable.idempotence": idem == "true"}
     config.update({} if acks == "all" else {"acks": acks})
     for i, (name, (low, high)) in enumerate(NUMBERS.items()):
-        value = cols[(i + 2) % 4].number_input(tr(name), low, high, key=K + name)
-        config.update({name: int(value)} if value != DEFAULTS[name] else {})
-    cols = st.columns(len(WORKLOAD))
-    doc = {name: int(cols[i].number_input(tr(label), low, high, key=K + name))
+        value = whole_number_input(tr(name), low, high, DEFAULTS[name], K + name, container=cols[(i + 2) % 4])
+        config.update({name: value} if value != DEFAULTS[name] else {})
+    workload_cols = st.columns(len(WORKLOAD))
+    preset = producer.PRESETS[st.session_state[K + "preset"]]
+    doc = {name: whole_number_input(tr(label), low, high, workload_number(preset, name), K + name,
+                                    container=workload_cols[i])
            for i, (name, (label, low, high)) in enumerate(WORKLOAD.items())}
     text = st.text_area(_("Faults, one per line: request number, kind ({kinds})").format(kinds=", ".join(FAULTS)),
                         key=K + "faults", height=80, max_chars=5_000,

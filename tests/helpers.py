@@ -167,7 +167,7 @@ def full_page_screenshot(page: Any, path: Path) -> int:
 
 
 def kafka_scale_shape(topics: int, per_topic: int, members: int, fraction: float) -> dict[str, Any]:
-    """Issue 22's Kafka-scale groups as a scenario document: ``topics`` x ``per_topic`` partitions, ``members``
+    """Kafka-scale groups as a scenario document: ``topics`` x ``per_topic`` partitions, ``members``
     each on a random ``fraction`` of the topics (seeded), then the first member leaves."""
     import random
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.admin.connection import Connection, security_from_properties
-from engine.budgets import check_import
+from engine.cost import CLI_CEILING, admit, estimate_import
 from engine.errors import EngineError
 from engine.scenario import scenario_to_json
 from engine.tools.detect import parse_text
@@ -109,7 +109,7 @@ def connection_of(args: argparse.Namespace) -> Connection:
 def _imported(args: argparse.Namespace) -> Imported:
     if args.from_text is not None:
         text = _read_text(args.from_text)
-        check_import(len(text.encode("utf-8", "surrogatepass")))  # the estimate (docs/command-line.md, "Limits")
+        admit(estimate_import(len(text.encode("utf-8", "surrogatepass"))), CLI_CEILING, "import")
         return parse_text(text)
     from engine.admin.live import import_live
 

@@ -5,7 +5,7 @@ reading it; a partition no member reads (Kafka's ``simple`` assignor can leave o
 change) is drawn as a red marker at zero, so it cannot be missed.  The consumer x partition grid of
 ``engine.charts.assignment.assignment_grid`` already shows several owners (several cells in a column).
 
-Worked example (asserted by tests/engine/test_worked_examples.py)::
+Worked example (asserted by tests/test_worked_examples.py)::
 
     >>> from engine.scenario import TopicPartition as TP
     >>> fig = members_per_partition({TP("t", 0): ["a", "b"], TP("t", 1): []})

@@ -16,7 +16,7 @@ def plain_all(texts: Iterable[str]) -> list[str]:
     return [plain(t) for t in texts]
 
 
-MIN_TICK_PX = 12  # readable at projector distance (issue 11)
+MIN_TICK_PX = 12  # readable at projector distance
 
 
 def readable(fig: Any) -> Any:

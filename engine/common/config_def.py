@@ -1,11 +1,12 @@
-"""Kafka's ``ConfigDef``: how a property's value is parsed into its type and checked by its validator, with the
-``ConfigException`` messages Kafka prints (``org.apache.kafka.common.config.ConfigDef``: ``parseType``,
-``Range``, ``ValidString``, ``ValidList``).
+"""Kafka's ``ConfigDef``: how a config class declares its configs once (``ConfigKey``: name, type, default,
+validator, doc) and how a value is parsed into its type and checked by its validator, with the
+``ConfigException`` messages Kafka prints (``org.apache.kafka.common.config.ConfigDef``: ``define``, ``parse``,
+``parseType``, ``Range``, ``ValidString``, ``ValidList``, ``NonEmptyString``).
 
 JSON values stand for the Java values Kafka is given: an integer that fits 32 bits is an ``Integer``, one that
 fits 64 bits a ``Long``, a larger one a ``BigInteger``, a fraction a ``Double``, a string a ``String``, an array
-a ``List<String>``.  A string is read as the JDK reads it, never by Python's rules: ``String.trim`` (only
-characters up to U+0020 go, so U+00A0 and U+3000 stay and are refused), then ``Integer.parseInt`` /
+a ``List<String>``, null ``null``.  A string is read as the JDK reads it, never by Python's rules: ``String.trim``
+(only characters up to U+0020 go, so U+00A0 and U+3000 stay and are refused), then ``Integer.parseInt`` /
 ``Long.parseLong`` (a sign, then decimal digits of any script in the BMP, ``٣`` and ``３`` included; no ``_``,
 no length limit before the range check), ``Double.parseDouble`` (``FloatingDecimal``: ASCII digits, ``NaN``,
 ``Infinity``, hexadecimal ``0x1p3``, an ``f``/``F``/``d``/``D`` suffix), ``equalsIgnoreCase`` for booleans
@@ -32,12 +33,13 @@ Worked examples::
     (0.25, False)
     >>> parse_list("cleanup.policy", " compact , delete "), parse_list("cleanup.policy", "")
     (['compact', 'delete'], [])
+    >>> policy = ValidList(("compact", "delete"))
     >>> try:
-    ...     valid_list("cleanup.policy", parse_list("cleanup.policy", ",delete"), ("compact", "delete"))
+    ...     policy.ensure_valid("cleanup.policy", parse_list("cleanup.policy", ",delete"))
     ... except ConfigException as refused:
     ...     print(refused)
     ConfigException: Configuration 'cleanup.policy' values must not be empty.
-    >>> valid_list("cleanup.policy", ["compact", "compact"], ("compact", "delete"))
+    >>> policy.ensure_valid("cleanup.policy", ["compact", "compact"])
     ['compact']
     >>> java_string(1e-05), java_string(0.5), java_string(1e7), java_string([1, "a"])
     ('1.0E-5', '0.5', '1.0E7', '[1, a]')
@@ -47,11 +49,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, Literal, Protocol
 
 from engine.errors import ScenarioError, quote
+from engine.release import RELEASED, Defaults
 
 INT_MIN: Final = -(2**31)
 INT_MAX: Final = 2**31 - 1
@@ -78,7 +83,12 @@ _JAVA_LIST_BLANKS: Final = " \t\n\x0b\f\r"  # Java's \s (ASCII whitespace), arou
 
 class ConfigException(ScenarioError):
     """Kafka's ``ConfigException`` (or ``InvalidConfigurationException``): the text is Kafka's, on one line but
-    with its spaces kept (an empty value reads ``Invalid value  for configuration``)."""
+    with its spaces kept (an empty value reads ``Invalid value  for configuration``); ``name`` is the config it
+    refuses, when one is named."""
+
+    def __init__(self, message: str, name: str | None = None) -> None:
+        super().__init__(message)
+        self.name = name
 
     @staticmethod
     def one_line(message: str) -> str:
@@ -135,7 +145,7 @@ def java_class(value: Any) -> str:
 def invalid(name: str, value: Any, message: str) -> ConfigException:
     """``new ConfigException(name, value, message)``, the value through ``quote`` (bounded, escaped)."""
     return ConfigException(
-        f"ConfigException: Invalid value {quote(java_string(value))} for configuration {name}: {message}"
+        f"ConfigException: Invalid value {quote(java_string(value))} for configuration {name}: {message}", name
     )
 
 
@@ -288,31 +298,187 @@ def parse_list(name: str, value: Any) -> list[str]:
     return [piece.strip(_JAVA_LIST_BLANKS) for piece in text.split(",")] if text else []
 
 
-def at_least(name: str, value: int | float, low: int | float) -> None:
-    """``Range.atLeast``."""
-    if value < low:
-        raise invalid(name, value, f"Value must be at least {low}")
+# --- the declaration: types, validators, ConfigKey, ConfigDef ------------------------------------------------
+
+ConfigType = Literal["BOOLEAN", "STRING", "INT", "LONG", "DOUBLE", "LIST"]
+BOOLEAN: Final[ConfigType] = "BOOLEAN"
+STRING: Final[ConfigType] = "STRING"
+INT: Final[ConfigType] = "INT"
+LONG: Final[ConfigType] = "LONG"
+DOUBLE: Final[ConfigType] = "DOUBLE"
+LIST: Final[ConfigType] = "LIST"
+_PARSERS: Final[dict[ConfigType, Callable[[str, Any], Any]]] = {
+    BOOLEAN: parse_boolean, STRING: parse_string, INT: parse_int, LONG: parse_long, DOUBLE: parse_double,
+    LIST: parse_list,
+}
 
 
-def between(name: str, value: int | float, low: int | float, high: int | float) -> None:
-    """``Range.between``."""
-    at_least(name, value, low)
-    if value > high:
-        raise invalid(name, value, f"Value must be no more than {high}")
+def parse_type(name: str, value: Any, config_type: ConfigType) -> Any:
+    """``ConfigDef.parseType``: null stays null (the validator decides), anything else is read as its type."""
+    return None if value is None else _PARSERS[config_type](name, value)
 
 
-def valid_string(name: str, value: str, allowed: Sequence[str]) -> None:
-    """``ValidString.in``: exactly one of ``allowed`` (case matters)."""
-    if value not in allowed:
-        raise invalid(name, value, "String must be one of: " + ", ".join(allowed))
+class Validator(Protocol):
+    """``ConfigDef.Validator``: refuses a parsed value with Kafka's ``ConfigException``, or returns the value
+    ``ConfigDef`` keeps (``ValidList``'s without repeats, as ``parseValue`` leaves it)."""
+
+    def ensure_valid(self, name: str, value: Any) -> Any: ...
 
 
-def valid_list(name: str, values: Sequence[str], allowed: Sequence[str]) -> list[str]:
-    """``ValidList.in`` (an empty list allowed) after ``ConfigDef.parseValue`` drops repeated items (Kafka logs
-    a warning): no empty item, every item one of ``allowed``.  Returns the list without repeats."""
-    distinct = list(dict.fromkeys(values))
-    for value in distinct:
-        if not value:
-            raise ConfigException(f"ConfigException: Configuration '{name}' values must not be empty.")
-        valid_string(name, value, allowed)
-    return distinct
+@dataclass(frozen=True)
+class Range:
+    """``ConfigDef.Range``: ``atLeast(low)`` or ``between(low, high)``, both bounds inclusive; null refused.
+    NaN passes, as in Kafka (every comparison with it is false)."""
+
+    low: int | float
+    high: int | float | None = None
+
+    @staticmethod
+    def at_least(low: int | float) -> Range:
+        return Range(low)
+
+    @staticmethod
+    def between(low: int | float, high: int | float) -> Range:
+        return Range(low, high)
+
+    def ensure_valid(self, name: str, value: Any) -> Any:
+        if value is None:
+            raise invalid(name, None, "Value must be non-null")
+        if value < self.low:
+            raise invalid(name, value, f"Value must be at least {java_string(self.low)}")
+        if self.high is not None and value > self.high:
+            raise invalid(name, value, f"Value must be no more than {java_string(self.high)}")
+        return value
+
+
+@dataclass(frozen=True)
+class ValidString:
+    """``ConfigDef.ValidString.in``: exactly one of ``allowed`` (case matters)."""
+
+    allowed: tuple[str, ...]
+
+    def ensure_valid(self, name: str, value: Any) -> Any:
+        if value not in self.allowed:
+            raise invalid(name, value, "String must be one of: " + ", ".join(self.allowed))
+        return value
+
+
+@dataclass(frozen=True)
+class ValidList:
+    """``ConfigDef.ValidList.in`` (an empty list allowed, null refused) after ``ConfigDef.parseValue`` drops
+    repeated items (Kafka logs a warning): no empty item, every item one of ``allowed``."""
+
+    allowed: tuple[str, ...]
+
+    def ensure_valid(self, name: str, value: Any) -> Any:
+        if value is None:
+            raise ConfigException(f"ConfigException: Configuration '{name}' values must not be null.", name)
+        distinct = list(dict.fromkeys(value))
+        for item in distinct:
+            if not item:
+                raise ConfigException(f"ConfigException: Configuration '{name}' values must not be empty.", name)
+            ValidString(self.allowed).ensure_valid(name, item)
+        return distinct
+
+
+@dataclass(frozen=True)
+class NonEmptyString:
+    """``ConfigDef.NonEmptyString``: null passes, the empty string (after trimming) does not."""
+
+    def ensure_valid(self, name: str, value: Any) -> Any:
+        if value == "":
+            raise invalid(name, value, "String must be non-empty")
+        return value
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """One ``ConfigDef.define``: a config's name, type, default (released Kafka's; ``older_defaults`` holds
+    another release's, keyed by the ``engine.release.Defaults`` table that names it), validator and Kafka's doc
+    line; ``lab_check`` is the lab's own bound on a value Kafka accepts (it raises a ``LimitError`` or
+    ``ScenarioError`` that says so)."""
+
+    name: str
+    type: ConfigType
+    default: Any
+    validator: Validator | None
+    doc: str
+    older_defaults: Mapping[Defaults, Any] = field(default_factory=dict)
+    lab_check: Callable[[str, Any], None] | None = None
+
+    def default_in(self, defaults: Defaults) -> Any:
+        """The default the ``defaults`` table gives (released Kafka's unless it names another)."""
+        return self.older_defaults.get(defaults, self.default)
+
+
+class ConfigDef:
+    """Kafka's ``ConfigDef`` for one config class: its keys in definition order, and ``parse``, which reads a
+    mapping of Kafka names as ``ConfigDef.parse`` does: every key in definition order (so where several values
+    are bad the first defined is named), a given value through ``parseType`` and then the validator, a missing
+    one taking its default.  Then the lab's own checks (``ConfigKey.lab_check``) on the values Kafka accepted,
+    and a null Kafka lets through a key without a validator, which Kafka's getter would unbox into a
+    ``NullPointerException``.  Unknown names are the caller's to refuse (Kafka ignores them).
+
+    Worked example::
+
+        >>> locks = ConfigDef("ShareGroupConfig").define(
+        ...     "group.share.record.lock.duration.ms", INT, 30_000, Range(1_000, 3_600_000),
+        ...     "The record acquisition lock duration in milliseconds for share groups.")
+        >>> locks.parse({}), locks.parse({"group.share.record.lock.duration.ms": " 15000 "})
+        ({'group.share.record.lock.duration.ms': 30000}, {'group.share.record.lock.duration.ms': 15000})
+        >>> try:
+        ...     locks.parse({"group.share.record.lock.duration.ms": 0})
+        ... except ConfigException as refused:
+        ...     print(refused)
+        ConfigException: Invalid value 0 for configuration group.share.record.lock.duration.ms: Value must be at
+        least 1000
+    """
+
+    def __init__(self, kafka_class: str) -> None:
+        self.kafka_class = kafka_class
+        self._keys: dict[str, ConfigKey] = {}
+
+    def define(self, name: str, config_type: ConfigType, default: Any, validator: Validator | None, doc: str, *,
+               older_defaults: Mapping[Defaults, Any] | None = None,
+               lab_check: Callable[[str, Any], None] | None = None) -> ConfigDef:
+        """``ConfigDef.define``: a name defined twice is refused; the default is parsed into its type and checked
+        by the validator (``ConfigKey``'s constructor), and so is every older release's."""
+        if name in self._keys:
+            raise ConfigException(f"ConfigException: Configuration {name} is defined twice.", name)
+        older = {table: self._checked_default(name, config_type, value, validator)
+                 for table, value in (older_defaults or {}).items()}
+        self._keys[name] = ConfigKey(name, config_type, self._checked_default(name, config_type, default, validator),
+                                     validator, doc, older, lab_check)
+        return self
+
+    @staticmethod
+    def _checked_default(name: str, config_type: ConfigType, value: Any, validator: Validator | None) -> Any:
+        parsed = parse_type(name, value, config_type)
+        return parsed if validator is None else validator.ensure_valid(name, parsed)
+
+    @property
+    def keys(self) -> Mapping[str, ConfigKey]:
+        """The keys by name, in definition order."""
+        return MappingProxyType(self._keys)
+
+    def defaults(self, defaults: Defaults = RELEASED) -> dict[str, Any]:
+        """Every key's default in the ``defaults`` table, by name."""
+        return {key.name: key.default_in(defaults) for key in self._keys.values()}
+
+    def parse(self, values: Mapping[str, Any], defaults: Defaults = RELEASED) -> dict[str, Any]:
+        """``ConfigDef.parse``: every key's typed value (given, else the ``defaults`` table's), Kafka's checks in
+        definition order, then the lab's."""
+        parsed: dict[str, Any] = {}
+        for key in self._keys.values():
+            value = parse_type(key.name, values[key.name], key.type) if key.name in values else \
+                key.default_in(defaults)
+            parsed[key.name] = value if key.validator is None else key.validator.ensure_valid(key.name, value)
+        for key in self._keys.values():
+            if key.name not in values:
+                continue
+            if parsed[key.name] is None and key.default is not None:
+                raise ScenarioError(f"{key.name}: null passes Kafka's ConfigDef here (no validator), then Kafka's "
+                                    "getter throws NullPointerException; give a value")
+            if key.lab_check is not None:
+                key.lab_check(key.name, parsed[key.name])
+        return parsed

@@ -36,6 +36,7 @@ class AddMember:
     topics: tuple[str, ...] | None = None  # None: the union of the group's subscriptions
     rack: str | None = None
     instance_id: str | None = None
+    process: str | None = None  # a streams group's stream thread: its application instance
 
     def label(self) -> str:
         return f"{self.member_id} joins"
@@ -127,7 +128,7 @@ def _add_member(state: GroupState, event: AddMember) -> GroupState:
     if any(m.id == event.member_id for m in state.members):
         raise ScenarioError(f"add: member {event.member_id!r} is already in the group")
     topics = event.topics if event.topics is not None else _subscribed_topics(state)
-    member = Member(event.member_id, tuple(topics), event.rack, event.instance_id)
+    member = Member(event.member_id, tuple(topics), event.rack, event.instance_id, event.process)
     return replace(state, members=(*state.members, member))
 
 
@@ -201,7 +202,8 @@ def build_timeline(base: Scenario, events: Sequence[Event]) -> Timeline:
                                                                    f"({'crash' if i == 0 else 'rejoin'})")
     if len(steps) > MAX_STEPS:
         raise ScenarioError(f"timeline: at most {MAX_STEPS} steps, got {len(steps)}")
-    scenario = Scenario(tuple(steps), base.name, base.description, base.weights, group_type=base.group_type)
+    scenario = Scenario(tuple(steps), base.name, base.description, base.weights, group_type=base.group_type,
+                        streams=base.streams, current_tasks=base.current_tasks)
     return Timeline(scenario, tuple(labels), tuple(notes), tuple(crashed))
 
 
@@ -256,8 +258,8 @@ def events_between(prev: GroupState, cur: GroupState) -> list[Event] | None:
     out: list[Event] = [RemoveMember(m) for m in old if m not in new]
     for m in new.values():
         if m.id not in old:
-            out.append(AddMember(m.id, m.topics, m.rack, m.instance_id))
-        elif (m.rack, m.instance_id) != (old[m.id].rack, old[m.id].instance_id):
+            out.append(AddMember(m.id, m.topics, m.rack, m.instance_id, m.process))
+        elif (m.rack, m.instance_id, m.process) != (old[m.id].rack, old[m.id].instance_id, old[m.id].process):
             return None
         elif m.topics != old[m.id].topics:
             out.append(ChangeSubscription(m.id, m.topics))

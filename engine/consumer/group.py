@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.budgets import check_assign
 from engine.consumer.assignment import Assignment, assignment_to_json, count_moves, merged, revoked
 from engine.consumer.assignors.common import Cluster, Subscription
 from engine.consumer.strategies import ConsumerPartitionAssignor, Strategy, parse_strategy, strategy_of
+from engine.cost import CLI_CEILING, admit, estimate_assign_command
 from engine.errors import EngineError
 from engine.gcpause import gc_paused
 from engine.java.strings import string_hashmap_order
@@ -254,6 +254,6 @@ def cli_assign(payload: Any) -> dict[str, Any]:
     """``python -m engine assign``: one case in, ``{"steps": [...]}`` out."""
     strategy = parse_strategy(payload)
     scenario = parse_scenario(payload)
-    check_assign(scenario, strategy)  # the cost model's estimate (docs/command-line.md, "Limits")
+    admit(estimate_assign_command(scenario, strategy), CLI_CEILING, "assign")
     result = replay(scenario, strategy)
     return {"steps": [step_to_json(s, strategy) for s in result.steps]}

@@ -5,7 +5,7 @@ A classic-protocol coordinator names a dynamic member ``client.id + "-" + UUID``
 a chart's axis.  The label is the ``client.id`` part, with the UUID's first characters added only where two
 members share a client.id; any other id longer than ``MAX_LABEL`` is cut in the middle.
 
-Worked example (asserted by ``tests/engine/test_worked_examples.py``)::
+Worked example (asserted by ``tests/test_worked_examples.py``)::
 
     >>> short_labels(["consumer-orders-1-87751d4c-a850-4e2c-84dc-da6a797d76de", "C1"])
     {'consumer-orders-1-87751d4c-a850-4e2c-84dc-da6a797d76de': 'consumer-orders-1', 'C1': 'C1'}

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.budgets import check_coordinator
+from engine.cost import CLI_CEILING, admit, estimate_coordinator
+from engine.cost.computations import utf16_length
 from engine.errors import LimitError
 from engine.java.strings import string_hash_code, utils_abs
 from engine.producer.cli import _require_dict, _require_list, _short
@@ -36,7 +37,7 @@ def cli_coordinator(payload: Any) -> dict[str, Any]:
     doc = _require_dict(payload, "coordinator")
     ids = [_group_id(i, g) for i, g in enumerate(_require_list(doc, "group_ids", MAX_CLI_GROUP_IDS))]
     n = check_partition_count(doc.get("offsets_partitions", DEFAULT_OFFSETS_PARTITIONS), "offsets_partitions")
-    check_coordinator(ids)  # the work budget (docs/command-line.md, "Limits")
+    admit(estimate_coordinator(len(ids), sum(map(utf16_length, ids))), CLI_CEILING, "coordinator")
     results = []
     for group_id in ids:
         h = string_hash_code(group_id)

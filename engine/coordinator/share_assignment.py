@@ -22,8 +22,8 @@ Answers list each member's partitions sorted by topic name then partition; Kafka
 step, where it decides which partitions an overfilled member gives up.  Limits (docs/command-line.md): those of
 ``server-assign`` (steps <= 200, members <= 10,000 and partitions <= 200,000 per step); the work is estimated
 before it starts by the cost model (``step_shapes`` -> ``engine.cost.estimate_share_assignment``), and the
-command line refuses an estimate over its ceiling (``engine.budgets.check_share_assign``), as every other
-command does.
+command refuses an estimate over the command line's ceiling (``engine.cost.admit`` with ``CLI_CEILING``), as every
+other command does.
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.budgets import check_share_assign
 from engine.consumer.assignment import Assignment, assignment_to_json
 from engine.coordinator.assignors import DEFAULT_SHARE_ASSIGNOR, ShareAssignFunction, share_assignor
 from engine.coordinator.group_spec import TopicDescriber
 from engine.coordinator.simple import share_group_spec
 from engine.coordinator.target_assignment import _parse_steps, _StepIn
+from engine.cost import CLI_CEILING, admit, estimate_share_assignment
 from engine.cost.computations import ShareStepShape
 from engine.cost.share import ShareMember, ShareStep, given_counts, share_step_shapes
 from engine.errors import ScenarioError
@@ -104,7 +104,7 @@ def share_assign(case: Mapping[str, Any] | Scenario) -> ShareAssignResult:
 
     Raises ``EngineError`` (one line) for malformed input.  The CLI refuses a step with no member; a dashboard
     scenario's empty step gets Kafka's answer for it, an empty assignment.  Callers estimate the work first
-    (the CLI: ``cli_share_assign``; a page: ``ui.cached.share_result_of``).
+    (the CLI: ``cli_share_assign``; a page: ``ui.scenario.cached.share_result_of``).
     """
     return assign_steps(*parse_share_case(case), dashboard=isinstance(case, Scenario))
 
@@ -127,7 +127,7 @@ def assign_steps(assignor: str, steps: list[_StepIn], dashboard: bool = False) -
 def cli_share_assign(payload: Any) -> dict[str, Any]:
     """``python -m engine share-assign``: one case in, ``{"steps": [{"assignment": ...}]}`` out."""
     assignor, steps = parse_share_case(payload)
-    check_share_assign(step_shapes(steps))
+    admit(estimate_share_assignment(step_shapes(steps), assignor), CLI_CEILING, "share-assign")
     return {"steps": [s.to_json() for s in assign_steps(assignor, steps).steps]}
 
 

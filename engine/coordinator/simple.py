@@ -57,7 +57,7 @@ from engine.java.hashmap import (
 )
 from engine.java.strings import hashmap_spread, string_hash_code, table_size_for
 from engine.java.tree_bin import TreeBinHashMap
-from engine.java.uuid import Uuid, uuid_hash_code
+from engine.java.uuid import Uuid, uuid_compare, uuid_hash_code
 
 TopicIdPartition = tuple[Uuid, int]
 ShareAssignment = dict[str, list[TopicIdPartition]]  # in the iteration order of each member's assignment
@@ -169,7 +169,7 @@ def _copied_topics(original: CurrentAssignment, dropped: Iterable[Uuid],
     new = [t for t in dict.fromkeys(t for t, _ in given) if t not in kept_set]
     if len(kept) + len(new) <= 1:
         return kept + new
-    topics: TreeBinHashMap[Uuid, None] = TreeBinHashMap(uuid_hash_code, len(original))
+    topics: TreeBinHashMap[Uuid, None] = TreeBinHashMap(uuid_hash_code, len(original), compare=uuid_compare)
     for t, _ in original:
         topics.put(t, None)
     for t in gone:  # in the original's order, as they are met

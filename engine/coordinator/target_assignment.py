@@ -31,7 +31,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.budgets import check_server_assign
 from engine.consumer.assignment import Assignment, assignment_to_json, count_moves
 from engine.coordinator.assignors import (
     DEFAULT_SERVER_ASSIGNOR,
@@ -52,6 +51,7 @@ from engine.coordinator.group_spec import (
     subscription_type,
     topic_ids_order,
 )
+from engine.cost import CLI_CEILING, admit, estimate_server_assign_command
 from engine.errors import EngineError, LimitError, ScenarioError
 from engine.java.strings import string_hashmap_order
 from engine.java.uuid import Uuid
@@ -130,7 +130,7 @@ def cli_server_assign(payload: Any) -> dict[str, Any]:
     Where Kafka's assignor would throw, the answer is ``{"error": "PartitionAssignorException: ..."}``.
     """
     chosen, steps = _parse_case(payload, None)
-    check_server_assign(_shape(steps), chosen.name)  # the cost model's estimate (docs/command-line.md, "Limits")
+    admit(estimate_server_assign_command(_shape(steps), chosen.name), CLI_CEILING, "server-assign")
     try:
         result = _assign_steps(chosen, steps)
     except PartitionAssignorError as exc:

@@ -20,33 +20,26 @@ from engine.cost.model import Estimate, evaluate
 from engine.cost.shape import describe, scenario_features
 from engine.cost.share import ShareMember, ShareStep, given_counts
 from engine.cost.share import share_step_shapes as follow_share_steps
-from engine.errors import ScenarioError
+from engine.cost.terms import SERVER_ASSIGNORS, assignment_model, client_strategies, cooperative, server_model
 
 if TYPE_CHECKING:  # attributes only: the estimates of other commands never import the scenario model
     from engine.scenario import Scenario
 
-JAVA_STRATEGIES = ("range", "roundrobin", "sticky", "cooperative-sticky")
-LIBRDKAFKA_STRATEGIES = ("range", "roundrobin", "cooperative-sticky")
-SERVER_ASSIGNORS = ("uniform", "range")
 COOPERATIVE_ROUNDS = 2  # a step that revokes partitions runs a second JoinGroup round
 RESTART_STEPS_PER_MEMBER = 2  # a dynamic member's leave and join (a static one's expire and join at most)
 
 
-def _strategies(client: str) -> tuple[str, ...]:
-    if client == "java":
-        return JAVA_STRATEGIES
-    if client == "librdkafka":
-        return LIBRDKAFKA_STRATEGIES
-    raise ScenarioError(f"client: must be one of java, librdkafka, got {client!r}")
+def join_rounds(strategy: str, client: str = "java") -> int:
+    """JoinGroup rounds of a step that revokes partitions: ``COOPERATIVE_ROUNDS`` for a cooperative strategy, else
+    one; a strategy the model does not cost is an ``EngineError`` naming it."""
+    assignment_model(strategy, client)
+    return COOPERATIVE_ROUNDS if cooperative(strategy, client) else 1
 
 
 def assignment_features(scenario: Scenario, strategy: str, client: str = "java") -> tuple[str, dict[str, float]]:
-    """The model (``assign.<client>.<strategy>``; an unknown strategy is costed as the client's dearest)
-    and the scenario's features, follow-up rounds counted for cooperative-sticky."""
-    names = _strategies(client)
-    name = strategy if strategy in names else "cooperative-sticky"
-    rounds = COOPERATIVE_ROUNDS if name == "cooperative-sticky" else 1
-    return f"assign.{client}.{name}", scenario_features(scenario, rounds)
+    """The model (``assign.<client>.<strategy>``; a strategy it does not cost is an ``EngineError``) and the
+    scenario's features, follow-up rounds counted for a cooperative strategy."""
+    return assignment_model(strategy, client), scenario_features(scenario, join_rounds(strategy, client))
 
 
 def server_features(scenario: Scenario) -> dict[str, float]:
@@ -62,10 +55,10 @@ def estimate_assignment(scenario: Scenario, strategy: str, client: str = "java")
 
 def cli_io_features(scenario: Scenario, strategy: str) -> dict[str, float]:
     """What ``assign`` reads and writes around the replay: the members' subscriptions decoded and
-    validated, and every step's assignment written as JSON (twice for cooperative-sticky, whose answer
+    validated, and every step's assignment written as JSON (twice for a cooperative strategy, whose answer
     also holds the first round's assignment)."""
     features = scenario_features(scenario)
-    copies = 2 if strategy == "cooperative-sticky" else 1
+    copies = 2 if cooperative(strategy) else 1
     return {"subscriptions": features["subscriptions"], "output_partitions": copies * features["partitions"]}
 
 
@@ -74,24 +67,36 @@ def estimate_cli_io(scenario: Scenario, strategy: str) -> Estimate:
     return evaluate(MODELS["cli_io"], cli_io_features(scenario, strategy), describe(scenario, f"{strategy}, JSON"))
 
 
+def estimate_assign_command(scenario: Scenario, strategy: str, client: str = "java") -> Estimate:
+    """``python -m engine assign``: the replay, and its JSON in and out built while the replay's results are held
+    (``Estimate.holding``)."""
+    return estimate_assignment(scenario, strategy, client).holding(estimate_cli_io(scenario, strategy))
+
+
 def estimate_server_assignment(scenario: Scenario, assignor: str) -> Estimate:
-    """KIP-848's ``uniform`` or ``range`` server assignor over every step."""
-    name = assignor if assignor in SERVER_ASSIGNORS else "uniform"
-    return evaluate(MODELS[f"server.{name}"], server_features(scenario), describe(scenario, f"{assignor} (KIP-848)"))
+    """A KIP-848 server assignor (``uniform``, ``range``) over every step."""
+    return evaluate(MODELS[server_model(assignor)], server_features(scenario),
+                    describe(scenario, f"{assignor} (KIP-848)"))
+
+
+def estimate_server_assign_command(scenario: Scenario, assignor: str) -> Estimate:
+    """``python -m engine server-assign``: the assignor over every step and the command's JSON in and out."""
+    return estimate_server_assignment(scenario, assignor).holding(estimate_cli_io(scenario, assignor))
 
 
 def estimate_comparison(scenario: Scenario, client: str = "java") -> Estimate:
     """Every assignor the Assignments and Rebalance pages show for ``client``: its classic strategies and
     the two KIP-848 assignors, each over every step (and a share group's ``simple``)."""
     total = Estimate(0.0, 0, "")
-    for strategy in _strategies(client):
+    strategies = client_strategies(client)
+    for strategy in strategies:
         total += estimate_assignment(scenario, strategy, client)
     for assignor in SERVER_ASSIGNORS:
         total += estimate_server_assignment(scenario, assignor)
     share = scenario.group_type == "share"  # the pages show the share group's own assignment (simple) first
     if share:
         total += estimate_share_scenario(scenario)
-    return replace(total, drivers=describe(scenario, f"{len(_strategies(client)) + 2 + share} assignors"))
+    return replace(total, drivers=describe(scenario, f"{len(strategies) + len(SERVER_ASSIGNORS) + share} assignors"))
 
 
 def share_step_shapes(scenario: Scenario) -> list[ShareStepShape]:
@@ -118,7 +123,7 @@ def rolling_restart_features(scenario: Scenario, strategies: Sequence[str]) -> d
     state = scenario.first
     members, partitions = len(state.members), state.total_partitions
     steps = 1 + RESTART_STEPS_PER_MEMBER * members
-    rounds = sum(COOPERATIVE_ROUNDS if s == "cooperative-sticky" else 1 for s in strategies)
+    rounds = sum(join_rounds(s) for s in strategies)
     return {"replays": 2.0 * rounds * steps * partitions,
             "pauses": 2.0 * len(strategies) * members * members * partitions}
 
@@ -135,5 +140,5 @@ def estimate_protocol_timeline(scenario: Scenario) -> Estimate:
     """The Group Protocol page: the first step's assignment by the elected strategy (costed as the
     dearest) and the JoinGroup/SyncGroup walkthrough of its members."""
     first = replace(scenario, steps=(scenario.first,))
-    assign = max((estimate_assignment(first, s) for s in JAVA_STRATEGIES), key=lambda e: e.seconds)
+    assign = max((estimate_assignment(first, s) for s in client_strategies("java")), key=lambda e: e.seconds)
     return assign + estimate_protocol_walkthrough(len(scenario.first.members))

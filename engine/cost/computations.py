@@ -13,13 +13,15 @@ Each ``*_features`` function names the counts its model (``engine.cost.terms``) 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from engine.cost.constants import MODELS
 from engine.cost.model import Estimate, evaluate
+from engine.cost.terms import share_model
 
 
 def wheel_levels(tick_ms: int, wheel_size: int, max_delay_ms: int) -> int:
@@ -111,13 +113,45 @@ def share_answer_features(events: int, in_flight: int) -> dict[str, float]:
     return {"events": events, "cells": events * in_flight}
 
 
+def streams_assignment_features(members: int, processes: int, tasks: int, stateful_tasks: int, standby_replicas: int,
+                                previous_active: int = 0, previous_standby: int = 0) -> dict[str, float]:
+    """One ``StickyTaskAssignor`` call (``streams-assign``) as its model reads it, ``P`` processes and ``R`` the
+    standby replicas a stateful task can get (``min(standby_replicas, P - 1)``: never two copies on a process):
+
+    - ``members``: each member read, ordered (a ``String.hashCode`` of its id) and answered;
+    - ``previous``: each previous active or standby task listed, read and put in the previous owners' maps;
+    - ``placements``: each active task and placed standby replica (``tasks + stateful_tasks x R``);
+    - ``heap_steps``: the process heap's polls, ``log2(P + 1)`` levels each: one per active task, and for the
+      replicas of a stateful task the polls until a process without the task comes up.  Counted as if each
+      poll drew a process at random: the ``i``-th replica (``i`` holders) expects ``(P + 1) / (P + 1 - i)``
+      polls, ``(P + 1) x ln((P + 1/2) / (P - R + 1/2))`` for the task's ``R`` replicas (counted in fresh and
+      chained groups: 0.8 to 1.2 times that; the worst case, ``R²/2`` a task, is 10 to 35 times too many);
+      a replica that finds no process (``standby_replicas >= P``) polls all ``P``;
+    - ``standby_scans``: the previous standby owners each replica tried walks (``findPrevMemberWithLeastLoad``):
+      every listed standby, once per replica, at most ``previous_standby x min(standby_replicas, P)``.
+
+    >>> f = streams_assignment_features(members=200, processes=200, tasks=200, stateful_tasks=100,
+    ...                                 standby_replicas=150)
+    >>> f["placements"], round(f["heap_steps"] / math.log2(201))
+    (15200.0, 27915)
+    >>> streams_assignment_features(2, 1, 4, 4, 3)["heap_steps"]  # one process: every replica finds none
+    8.0
+    """
+    p = max(processes, 1)
+    reach = min(standby_replicas, p - 1)
+    failing = p if standby_replicas > reach else 0  # the replica that finds no process polls them all
+    polls = stateful_tasks * ((p + 1) * math.log((p + 0.5) / (p - reach + 0.5)) + failing)
+    return {"members": float(members), "previous": float(previous_active + previous_standby),
+            "placements": float(tasks + stateful_tasks * reach), "heap_steps": (tasks + polls) * math.log2(p + 1),
+            "standby_scans": float(previous_standby * min(standby_replicas, p))}
+
+
 @dataclass(frozen=True)
 class ShareStepShape:
     """One share-assign step as its cost sees it (``engine.cost.share.share_step_shapes`` counts it): partitions,
     members, subscriptions (member-topic pairs, at least one per member), whether it takes the heterogeneous
     path, what its members carry in (``held``: member-partitions, given or answered by the previous step;
-    ``held_topics``: member-topic pairs), what they are answered (``answered``, ``answered_topics``) and the topic
-    comparisons of members whose topics change (``rescans``)."""
+    ``held_topics``: member-topic pairs) and what they are answered (``answered``, ``answered_topics``)."""
 
     partitions: int
     members: int
@@ -128,11 +162,10 @@ class ShareStepShape:
     held_topics: float = 0.0
     answered: float = 0.0
     answered_topics: float = 0.0
-    rescans: float = 0.0
 
 
 SHARE_FEATURES = ("partitions", "topics", "members", "subscriptions", "differing", "held", "held_topics", "answered",
-                  "answered_topics", "rescans", "peak")
+                  "answered_topics", "peak")
 
 # Relative weights of what a share assignment holds (bytes as tracemalloc counts them): each step keeps a
 # member-partition it was given (a TopicPartition and its list entries) and one it answers; while a step runs, each
@@ -148,7 +181,7 @@ SHARE_JSON_ANSWERED: Final = 70.0
 def share_assignment_features(steps: Sequence[ShareStepShape]) -> dict[str, float]:
     """Summed over the steps: ``partitions``, ``topics`` (visited), ``members``, ``subscriptions``, ``differing``
     (subscriptions on the heterogeneous path), ``held`` and ``held_topics`` (what members carry in),
-    ``answered`` and ``answered_topics`` (what they are answered), ``rescans``; and ``peak`` (``share_peak``).
+    ``answered`` and ``answered_topics`` (what they are answered); and ``peak`` (``share_peak``).
 
     >>> f = share_assignment_features([ShareStepShape(100, 10, 20, True, answered=100, answered_topics=10),
     ...                                ShareStepShape(100, 9, 18, held=90, held_topics=9, answered=100)])
@@ -166,7 +199,6 @@ def share_assignment_features(steps: Sequence[ShareStepShape]) -> dict[str, floa
         total["held_topics"] += step.held_topics
         total["answered"] += step.answered
         total["answered_topics"] += step.answered_topics
-        total["rescans"] += step.rescans
     total["peak"] = share_peak(steps)
     return total
 
@@ -198,6 +230,21 @@ def estimate_replicas(partitions: int, replication_factor: int, scan: int = 0) -
     return evaluate(MODELS["replicas"], replicas_features(partitions, replication_factor, scan),
                     f"{partitions:,} partitions x replication factor {replication_factor}"
                     + (f", {scan:,} brokers scanned per replica" if scan else ""))
+
+
+def estimate_striped(partitions: int, replication_factor: int, racks_walked: int = 0) -> Estimate:
+    """A KRaft controller's ``StripedReplicaPlacer``: the replicas' estimate, each rack it may walk past per
+    partition (``racks_walked`` in ``engine.metadata.placement.striped``) adding a replica's seconds (measured at
+    about a seventh of that: an upper bound) and no memory.
+
+    >>> estimate_striped(1_000, 3, 2).drivers
+    '1,000 partitions x replication factor 3, up to 2 racks walked past per partition'
+    """
+    seconds = estimate_replicas(partitions, max(replication_factor, 0) + racks_walked).seconds
+    drivers = f"{partitions:,} partitions x replication factor {replication_factor}"
+    return replace(estimate_replicas(partitions, replication_factor), seconds=seconds,
+                   drivers=drivers + (f", up to {racks_walked:,} racks walked past per partition"
+                                      if racks_walked else ""))
 
 
 def estimate_wheel(tasks: int, levels: int) -> Estimate:
@@ -252,9 +299,10 @@ def estimate_import(text_bytes: int) -> Estimate:
     return evaluate(MODELS["import"], import_features(text_bytes), f"{text_bytes:,} bytes of tool output")
 
 
-def estimate_share_assignment(steps: Sequence[ShareStepShape]) -> Estimate:
-    """KIP-932's share-group ``SimpleAssignor`` over every step (``share_assignment_features``), the drivers naming
-    the largest step and, when they outweigh the partitions, what members hold and are answered.
+def estimate_share_assignment(steps: Sequence[ShareStepShape], assignor: str = "simple") -> Estimate:
+    """A share-group assignor (KIP-932's ``SimpleAssignor``, ``simple``) over every step
+    (``share_assignment_features``), the drivers naming the largest step and, when they outweigh the partitions,
+    what members hold and are answered.
 
     >>> estimate_share_assignment([ShareStepShape(10, 300, 300, True, held=3_000_000, answered=3_000_000)]).drivers
     '10 partitions x 300 members (share group, differing subscriptions), 1 step, 3,000,000 partitions held'
@@ -264,7 +312,7 @@ def estimate_share_assignment(steps: Sequence[ShareStepShape]) -> Estimate:
     held = (f", {features['held']:,.0f} partitions held" if features["held"] > 2 * features["partitions"]
             else f", {features['answered']:,.0f} member-partitions answered"
             if features["answered"] > 2 * features["partitions"] else "")
-    return evaluate(MODELS["share_assign"], features,
+    return evaluate(MODELS[share_model(assignor)], features,
                     f"{largest.partitions:,} partitions x {largest.members:,} members (share group"
                     + (", differing subscriptions" if largest.differ else "")
                     + f"), {len(steps):,} step{'s' if len(steps) != 1 else ''}" + held)
@@ -277,6 +325,18 @@ def estimate_share_delivery(events: int, in_flight: int, batches: int = 0) -> Es
     return evaluate(MODELS["share_delivery"], share_delivery_features(events, in_flight, batches),
                     f"{events:,} delivery events over {in_flight:,} in-flight records"
                     + (f", {batches:,} log batches" if batches else ""))
+
+
+def estimate_share_deliver_command(events: int, in_flight: int, batches: int = 0) -> Estimate:
+    """``python -m engine share-deliver``: the case read and run (``estimate_share_delivery``) and its answer
+    (``estimate_share_deliver_answer``) built while the run's steps are held, the drivers of the dearer part.
+
+    >>> estimate_share_deliver_command(3_000_000, 0).drivers
+    "3,000,000 delivery events x 0 in-flight records, each step's state written"
+    """
+    run, answer = estimate_share_delivery(events, in_flight, batches), estimate_share_deliver_answer(events, in_flight)
+    both = run.holding(answer)
+    return both if run.seconds >= answer.seconds else replace(both, drivers=answer.drivers)
 
 
 def estimate_share_deliver_answer(events: int, in_flight: int) -> Estimate:

@@ -1,4 +1,5 @@
-"""The cost model's shapes: an ``Estimate`` of one computation, a ``Ceiling`` it must stay under, and ``check``.
+"""The cost model's shapes: an ``Estimate`` of one computation, a ``Ceiling`` it must stay under, and ``admit``,
+the one door every caller passes an estimate through with its own ceiling.
 
 An estimate is a sum of measured terms: each computation has a few shape features (``partitions``,
 ``members x partitions`` ...) and ``engine.cost.constants`` holds, per computation, the seconds and the
@@ -8,11 +9,11 @@ bytes each unit of a feature costs, fitted by ``python -m bench cost``.
 >>> b = Estimate(3.0, 50 * MIB, "b")
 >>> (a + b).seconds, (a + b).peak_bytes // MIB, (a + b).drivers
 (5.0, 100, 'b')
->>> check(Estimate(200.0, GIB, "50,000 partitions x 500 members"), Ceiling("command line", 120.0, 4 * GIB))
+>>> admit(Estimate(200.0, GIB, "50,000 partitions x 500 members"), Ceiling("command line", 120.0, 4 * GIB), "assign")
 Traceback (most recent call last):
 ...
-engine.errors.LimitError: estimated 200 s and 1,024 MiB, over the command line's ceiling of 120 s and 4,096 MiB \
-(50,000 partitions x 500 members)
+engine.errors.LimitError: assign: estimated 200 s and 1,024 MiB, over the command line's ceiling of 120 s and \
+4,096 MiB (50,000 partitions x 500 members)
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ class Estimate:
         larger = self if self.seconds >= other.seconds else other
         return Estimate(self.seconds + other.seconds, max(self.peak_bytes, other.peak_bytes), larger.drivers)
 
+    def holding(self, other: Estimate) -> Estimate:
+        """``other`` built while this one's results are held (a command's answer): seconds and peaks add; the
+        drivers named are this one's."""
+        return Estimate(self.seconds + other.seconds, self.peak_bytes + other.peak_bytes, self.drivers)
+
     @property
     def mib(self) -> int:
         return -(-self.peak_bytes // MIB)
@@ -54,12 +60,14 @@ class Ceiling:
     peak_bytes: int
 
 
-def check(estimate: Estimate, ceiling: Ceiling) -> None:
-    """Raise ``LimitError`` (one line: the estimate, the ceiling, the drivers) when over the ceiling."""
+def admit(estimate: Estimate, ceiling: Ceiling, what: str = "") -> None:
+    """Let ``estimate`` through ``ceiling``, or raise ``LimitError``: one line naming the estimate, the ceiling
+    and the drivers, after ``what: `` when the caller names its work (a command line's command)."""
     if estimate.seconds <= ceiling.seconds and estimate.peak_bytes <= ceiling.peak_bytes:
         return
     raise LimitError(
-        f"estimated {_seconds(estimate.seconds)} s and {estimate.mib:,} MiB, over the {ceiling.name}'s ceiling of "
+        (f"{what}: " if what else "")
+        + f"estimated {_seconds(estimate.seconds)} s and {estimate.mib:,} MiB, over the {ceiling.name}'s ceiling of "
         f"{_seconds(ceiling.seconds)} s and {ceiling.peak_bytes // MIB:,} MiB ({estimate.drivers})"
     )
 

@@ -145,12 +145,9 @@ class _Follow:
         self.previous: _Balance | None = None
         self.before: dict[str, tuple[frozenset[str], _Kept | None]] = {}  # member -> its scope, what it kept
         self.kept_topics: set[str] = set()  # every topic some member keeps (a superset)
-        self.diffs: dict[tuple[frozenset[str], frozenset[str]], tuple[int, int]] = {}
 
     def step(self, step: ShareStep) -> ShareStepShape:
-        """One step's shape; what each member ends with is kept for the next step.  ``rescans``: the topic
-        comparisons a member's working copy makes when its topics change (``simple._copied_topics`` looks each
-        topic it is given up in the list of those it held: given topics x held topics)."""
+        """One step's shape; what each member ends with is kept for the next step."""
         names = [frozenset(m.topics) for m in step.members]
         balance, heterogeneous = _balance(step, names)
         visited = set(balance.share)
@@ -158,8 +155,7 @@ class _Follow:
         abandoned = {t for t in previous.share if t not in visited} if previous is not None else set()
         revived = self.kept_topics & visited
         parts: dict[frozenset[str], _Kept] = {}
-        each = balance.answered / len(names) if names else 0.0
-        held_all = topics_all = kept_all = kept_topics_all = rescans = 0.0
+        held_all = topics_all = kept_all = kept_topics_all = 0.0
         now: dict[str, tuple[frozenset[str], _Kept | None]] = {}
         for member, scope in zip(step.members, balance.scopes):
             kept: _Kept | None = None
@@ -183,8 +179,6 @@ class _Follow:
                     kept = self._keep(kept, revived, visited, abandoned, parts, old, previous)
             held_all += held
             topics_all += topics
-            if topics and old is not scope:
-                rescans += self._rescans(old, scope, topics, heterogeneous, each)
             if kept is not None:
                 kept_all += kept.total
                 kept_topics_all += kept.pairs
@@ -198,8 +192,7 @@ class _Follow:
         self.previous, self.before = balance, now
         return ShareStepShape(sum(step.topics.values()), len(step.members),
                               sum(max(len(m.topics), 1) for m in step.members), heterogeneous, len(visited),
-                              held_all, topics_all, balance.answered + kept_all, balance.pairs + kept_topics_all,
-                              rescans)
+                              held_all, topics_all, balance.answered + kept_all, balance.pairs + kept_topics_all)
 
     def _given_kept(self, given: Mapping[str, int], visited: set[str]) -> _Kept | None:
         """What a member given its current assignment keeps on the heterogeneous path: the topics not visited."""
@@ -232,27 +225,10 @@ class _Follow:
                 kept.add(t, c)
         return kept if kept is not None and kept.counts else None
 
-    def _rescans(self, old: frozenset[str], scope: frozenset[str], topics: float, heterogeneous: bool,
-                 each: float) -> float:
-        """Topic comparisons of a member holding ``topics`` topics of ``old`` whose scope is now ``scope``: each
-        topic it is newly given looked up among those it keeps, and (homogeneous) each held topic among those
-        it drops."""
-        known = self.diffs.get((old, scope))
-        if known is None:
-            known = self.diffs[(old, scope)] = (len(scope - old), len(old - scope))
-        new, lost = known
-        if not new and not lost:
-            return 0.0
-        if heterogeneous:
-            return new * topics
-        gone = topics * lost / len(old) if old else 0.0
-        return gone * topics + min(new, each) * (topics - gone)
-
 
 def share_step_shapes(steps: Iterable[ShareStep]) -> list[ShareStepShape]:
     """Each step's shape: partitions, members, subscriptions (at least one a member), the path, and what the
     members carry in (``held``: partitions, ``held_topics``: member-topic pairs), are answered (``answered``,
-    ``answered_topics``) and the topic comparisons their working copies make (``rescans``), each member's
-    holdings followed from step to step as the module's docstring says."""
+    ``answered_topics``), each member's holdings followed from step to step as the module's docstring says."""
     follow = _Follow()
     return [follow.step(step) for step in steps]

@@ -11,9 +11,9 @@ their result lists need the full model:
 * ``computeIfAbsent`` differs from ``put``: it resizes at the start of every call (even when the
   key is present) and links the new key at
   the head of its bucket (modelled with a negative insertion number);
-* when a put makes a bucket hold 9 keys and the table is shorter than 64, Java resizes instead of
-  treeifying (``treeifyBin``) — modelled; a real tree bin (table >= 64) is not (its ``next`` order
-  differs; ``treeified`` reports it).
+* when a put makes a bucket hold 9 keys (a ``computeIfAbsent`` 8) and the table is shorter than 64,
+  Java resizes instead of treeifying (``treeifyBin``) — modelled; a real tree bin (table >= 64) is not
+  (its ``next`` order differs; ``treeified`` reports it).
 
 ``TreeBinHashMap`` models a table bin by bin, tree bins included, and answers where buckets overflow;
 ``hashset_order`` and ``compute_if_absent_order`` give a set's or a map's order after a sequence of
@@ -42,10 +42,12 @@ from engine.java.strings import (
     table_size_for,
     to_int32,
 )
-from engine.java.tree_bin import MIN_TREEIFY_CAPACITY, TREEIFY_THRESHOLD, TreeBinHashMap
+from engine.java.tree_bin import MIN_TREEIFY_CAPACITY, TreeBinHashMap, treeify_at
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+
+PUT_TREEIFIES_AT = treeify_at(compute_if_absent=False)  # keys in a bucket when a put calls treeifyBin
 
 
 
@@ -88,7 +90,7 @@ class JavaHashMap(Generic[K, V]):
         first: dict[int, int] = {}
         for h in spreads:
             first[h & mask] = first.get(h & mask, 0) + 1
-        if first and max(first.values()) > TREEIFY_THRESHOLD:  # a treeify resize may happen: go step by step
+        if first and max(first.values()) >= PUT_TREEIFIES_AT:  # a treeify resize may happen: go step by step
             for key in unique:
                 out.put(key, None)
             return out
@@ -131,7 +133,8 @@ class JavaHashMap(Generic[K, V]):
 
     def compute_if_absent(self, key: K, factory: Callable[[], V]) -> V:
         """``HashMap.computeIfAbsent``: unlike ``put`` it resizes at the start of every call (hit or
-        miss) when ``size > threshold``, and links a new key at the HEAD of its bucket."""
+        miss) when ``size > threshold``, links a new key at the HEAD of its bucket, and calls ``treeifyBin``
+        when that bucket reaches 8 keys (``treeify_at``)."""
         if len(self._entries) > int(self._capacity * 0.75) and self._capacity < HASHMAP_MAX_CAPACITY:
             self._resize()  # checked on every call, hit or miss
         entry = self._entries.get(key)
@@ -142,15 +145,15 @@ class JavaHashMap(Generic[K, V]):
         return value
 
     def _link(self, key: K, value: V, at_head: bool) -> None:
-        """Add a new key to its bucket (tail for ``put``, head for ``computeIfAbsent``); a bucket
-        growing past 8 keys resizes a table shorter than 64, else treeifies (not modelled)."""
+        """Add a new key to its bucket (tail for ``put``, head for ``computeIfAbsent``); a bucket reaching
+        ``treeify_at`` keys resizes a table shorter than 64, else treeifies (not modelled)."""
         spread = hashmap_spread(self._hash(key))
         self._seq += 1
         self._entries[key] = (spread, -self._seq if at_head else self._seq, value)
         self._order = None
         bucket = spread & (self._capacity - 1)
         self._buckets[bucket] = self._buckets.get(bucket, 0) + 1
-        if self._buckets[bucket] > TREEIFY_THRESHOLD:
+        if self._buckets[bucket] >= treeify_at(compute_if_absent=at_head):
             if self._capacity < MIN_TREEIFY_CAPACITY:
                 self._resize()
             else:
@@ -210,7 +213,7 @@ def compute_if_absent_order(spreads: Sequence[int], initial_capacity: int) -> tu
     32
     """
     capacity = table_size_for(max(initial_capacity, 0))
-    if len(spreads) - 1 > int(capacity * 0.75) or _may_overflow(spreads, capacity, TREEIFY_THRESHOLD):
+    if len(spreads) - 1 > int(capacity * 0.75) or _may_overflow(spreads, capacity, treeify_at(compute_if_absent=True)):
         exact: TreeBinHashMap[int, None] = TreeBinHashMap(lambda s: hashmap_spread(spreads[s]), initial_capacity)
         for position in range(len(spreads)):  # spread(spread(h)) == h: the model spreads it back
             exact.compute_if_absent(position, lambda: None)
@@ -239,7 +242,7 @@ def hashset_order(adds: Sequence[K], hash_code: Callable[[K], int], initial_capa
     added = dict.fromkeys(adds)
     everything = {**added, **dict.fromkeys(then_adds)} if then_adds else added
     spreads = {key: hashmap_spread(hash_code(key)) for key in everything}
-    if len(everything) > TREEIFY_THRESHOLD and _may_overflow(spreads.values(), capacity, TREEIFY_THRESHOLD + 1):
+    if len(everything) >= PUT_TREEIFIES_AT and _may_overflow(spreads.values(), capacity, PUT_TREEIFIES_AT):
         exact: TreeBinHashMap[K, None] = TreeBinHashMap(hash_code, initial_capacity)
         for key in adds:
             exact.put(key, None)
@@ -260,7 +263,7 @@ def bucket_may_overflow(keys: Iterable[K], hash_code: Callable[[K], int], initia
     """Whether ``add``-ing the keys to ``new HashSet<>(initial_capacity)`` may make a bucket of 9 keys (Java then
     doubles a short table or builds a tree bin): whether 9 of them share a bucket of the initial table."""
     capacity = table_size_for(max(initial_capacity, 0))
-    return _may_overflow([hashmap_spread(hash_code(key)) for key in keys], capacity, TREEIFY_THRESHOLD + 1)
+    return _may_overflow([hashmap_spread(hash_code(key)) for key in keys], capacity, PUT_TREEIFIES_AT)
 
 
 def _may_overflow(spreads: Iterable[int], capacity: int, keys_in_a_bucket: int) -> bool:

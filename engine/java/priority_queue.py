@@ -1,85 +1,76 @@
-"""``java.util.PriorityQueue``: the binary heap behind ``DelayQueue``, with Java's exact sift-up / sift-down."""
+"""``java.util.PriorityQueue``: a binary heap with Java's exact sift-up / sift-down, under a comparator.
+
+Java's queue takes a ``Comparator``; here it is a sort ``key`` (``Comparator.comparing(key)``), read at every
+comparison as Java calls its comparator.  Without one the queue orders as ``DelayQueue``'s comparator-less
+``new PriorityQueue<>()`` orders its ``Delayed`` elements: by expiration.
+"""
 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
 
-# --------------------------------------------------------------------------- the DelayQueue
+
+class Ordered(Protocol):
+    """What a ``key`` answers: anything ``<`` and ``<=`` order (the comparator's sign)."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+    def __le__(self, other: Any, /) -> bool: ...
 
 
-class JavaPriorityQueue:
-    """``java.util.PriorityQueue`` (the heap inside ``DelayQueue``), ordered by ``expiration_ms``.
+T = TypeVar("T")
+
+
+def by_expiration(item: Any) -> int:
+    """``Delayed.compareTo`` in virtual time: the order of a ``DelayQueue``'s elements (``expiration_ms``)."""
+    expiration: int = item.expiration_ms
+    return expiration
+
+
+class JavaPriorityQueue(Generic[T]):
+    """``java.util.PriorityQueue`` ordered by ``key`` (``by_expiration`` when none is given).
 
     Same array layout, sift-up and sift-down as the JDK, so equal keys leave in the JDK's order.
     ``comparisons`` counts key comparisons (the honest cost of a heap).  Offer 5, 3, 3 and poll
-    three times: ``5`` sinks, the first ``3`` is the root, and the two ``3`` leave in offer order.
+    three times: ``5`` sinks, the first ``3`` is the root, and the two ``3`` leave in offer order:
+
+    >>> queue = JavaPriorityQueue(key=lambda pair: pair[0])
+    >>> for pair in ((5, "five"), (3, "three-1"), (3, "three-2")): queue.offer(pair)
+    >>> [queue.poll() for _ in range(3)], queue.comparisons
+    ([(3, 'three-1'), (3, 'three-2'), (5, 'five')], 3)
     """
 
-    __slots__ = ("queue", "comparisons")
+    __slots__ = ("queue", "comparisons", "_key")
 
-    def __init__(self) -> None:
-        self.queue: list[Any] = []
+    def __init__(self, key: Callable[[T], Ordered] = by_expiration) -> None:
+        self.queue: list[T] = []
         self.comparisons = 0
+        self._key = key
 
     def __len__(self) -> int:
         return len(self.queue)
 
-    def peek(self) -> Any | None:
+    def peek(self) -> T | None:
         return self.queue[0] if self.queue else None
 
-    def offer(self, item: Any) -> None:
-        es = self.queue
-        es.append(item)
-        k = len(es) - 1
-        key = item.expiration_ms
-        steps = 0
-        while k > 0:
-            parent = (k - 1) >> 1
-            e = es[parent]
-            steps += 1
-            if key >= e.expiration_ms:
-                break
-            es[k] = e
-            k = parent
-        es[k] = item
-        self.comparisons += steps
+    def offer(self, item: T) -> None:
+        """``offer``: append, then ``siftUp``."""
+        self.queue.append(item)
+        self._sift_up_from(len(self.queue) - 1, item)
 
-    def poll(self) -> Any | None:
+    def poll(self) -> T | None:
+        """``poll``: take the root, move the last element there and ``siftDown``."""
         es = self.queue
         if not es:
             return None
         result = es[0]
         last = es.pop()
         if es:
-            self._sift_down(last)
+            self._sift_down_from(0, last)
         return result
 
-    def _sift_down(self, item: Any) -> None:
-        es = self.queue
-        n = len(es)
-        key = item.expiration_ms
-        k = 0
-        half = n >> 1
-        steps = 0
-        while k < half:
-            child = 2 * k + 1
-            c = es[child]
-            right = child + 1
-            if right < n:
-                steps += 1
-                if c.expiration_ms > es[right].expiration_ms:
-                    child = right
-                    c = es[child]
-            steps += 1
-            if key <= c.expiration_ms:
-                break
-            es[k] = c
-            k = child
-        es[k] = item
-        self.comparisons += steps
-
-    def remove(self, item: Any) -> bool:
+    def remove(self, item: T) -> bool:
         """``PriorityQueue.remove(Object)``: a linear search by identity, then ``removeAt``."""
         es = self.queue
         for i, e in enumerate(es):
@@ -99,35 +90,38 @@ class JavaPriorityQueue:
         if es[i] is last:
             self._sift_up_from(i, last)
 
-    def _sift_down_from(self, k: int, item: Any) -> None:
-        es = self.queue
+    def _sift_down_from(self, k: int, item: T) -> None:
+        """``siftDownUsingComparator``: the smaller child (the left one on a tie) rises while it is smaller."""
+        es, key = self.queue, self._key
         n = len(es)
-        key = item.expiration_ms
+        item_key = key(item)
         half = n >> 1
         while k < half:
             child = 2 * k + 1
             c = es[child]
+            c_key = key(c)
             right = child + 1
             if right < n:
                 self.comparisons += 1
-                if c.expiration_ms > es[right].expiration_ms:
-                    child = right
-                    c = es[child]
+                right_key = key(es[right])
+                if right_key < c_key:
+                    child, c, c_key = right, es[right], right_key
             self.comparisons += 1
-            if key <= c.expiration_ms:
+            if item_key <= c_key:
                 break
             es[k] = c
             k = child
         es[k] = item
 
-    def _sift_up_from(self, k: int, item: Any) -> None:
-        es = self.queue
-        key = item.expiration_ms
+    def _sift_up_from(self, k: int, item: T) -> None:
+        """``siftUpUsingComparator``: the parent sinks while the item is strictly smaller."""
+        es, key = self.queue, self._key
+        item_key = key(item)
         while k > 0:
             parent = (k - 1) >> 1
             e = es[parent]
             self.comparisons += 1
-            if key >= e.expiration_ms:
+            if not item_key < key(e):
                 break
             es[k] = e
             k = parent

@@ -39,6 +39,20 @@ def string_compare_key(text: str) -> bytes:
     return utf16_units(text)
 
 
+def string_compare(a: str, b: str) -> int:
+    """Java ``a.compareTo(b)``: the difference of the first differing UTF-16 code units, else of the lengths.
+
+    >>> string_compare("c2", "c10"), string_compare("a", "abc"), string_compare("Aa", "Aa")
+    (1, -2, 0)
+    """
+    units_a, units_b = utf16_units(a), utf16_units(b)
+    for i in range(0, min(len(units_a), len(units_b)), 2):
+        unit_a, unit_b = units_a[i] << 8 | units_a[i + 1], units_b[i] << 8 | units_b[i + 1]
+        if unit_a != unit_b:
+            return unit_a - unit_b
+    return (len(units_a) - len(units_b)) // 2
+
+
 def string_hash_code(text: str) -> int:
     """Java ``String.hashCode()``: ``s[0]*31^(n-1) + ... + s[n-1]`` over UTF-16 units, int32."""
     units = utf16_units(text)

@@ -6,6 +6,24 @@ is no longer the order of insertion).
 >>> for k in range(0, 64 * 9, 64): m.put(k, None)   # nine keys in bucket 0 of a 64-slot table: a tree bin
 >>> len(m.keys()), m.capacity
 (9, 64)
+
+``String`` keys are ``Comparable``: where their hashes are equal a tree orders them by ``compareTo``.  ``"Aa"``
+and ``"BB"`` share a hash code, so the sixteen strings of four such blocks all collide; put into
+``new HashMap<>(64)``, the ninth makes their bin a tree.  Java 17 iterates them in this order, which the identity
+tie-break alone (no ``compare``) would not give:
+
+>>> from engine.java.strings import string_compare, string_hash_code
+>>> blocks = [a + b + c + d for a in ("Aa", "BB") for b in ("Aa", "BB") for c in ("Aa", "BB") for d in ("Aa", "BB")]
+>>> keys = sorted(blocks, key=lambda s: s[::-1])   # BBBBBBBB, AaBBBBBB, BBAaBBBB, AaAaBBBB, ...
+>>> strings = TreeBinHashMap(string_hash_code, 64, compare=string_compare)
+>>> for key in keys: strings.put(key, None)
+>>> strings.keys()
+['AaBBBBBB', 'BBAaBBBB', 'BBBBBBBB', 'AaBBBBAa', 'AaAaBBBB', 'AaBBAaAa', 'BBBBAaBB', 'BBBBAaAa',
+ 'AaBBAaBB', 'BBAaAaBB', 'BBAaAaAa', 'BBAaBBAa', 'AaAaAaBB', 'AaAaAaAa', 'AaAaBBAa', 'BBBBBBAa']
+>>> by_identity = TreeBinHashMap(string_hash_code, 64)
+>>> for key in keys: by_identity.put(key, None)
+>>> by_identity.keys()[:3]
+['AaAaBBBB', 'BBBBBBBB', 'AaBBBBBB']
 """
 
 from __future__ import annotations
@@ -21,15 +39,28 @@ V = TypeVar("V")
 TREEIFY_THRESHOLD = 8  # HashMap.TREEIFY_THRESHOLD
 MIN_TREEIFY_CAPACITY = 64  # HashMap.MIN_TREEIFY_CAPACITY
 
-class _TreeNode:
+
+def treeify_at(compute_if_absent: bool) -> int:
+    """How many keys a bin holds once the insertion that calls ``treeifyBin`` is done.  Both ``putVal`` and
+    ``computeIfAbsent`` test ``binCount >= TREEIFY_THRESHOLD - 1``, but ``putVal`` counts the keys it walks
+    past after the first and ``computeIfAbsent`` every key already in the bin: 9 keys for ``put``, 8 for
+    ``computeIfAbsent``.
+
+    >>> treeify_at(compute_if_absent=False), treeify_at(compute_if_absent=True)
+    (9, 8)
+    """
+    return TREEIFY_THRESHOLD if compute_if_absent else TREEIFY_THRESHOLD + 1
+
+
+class _TreeNode(Generic[K]):
     __slots__ = ("key", "hash", "left", "right", "parent", "red")
 
-    def __init__(self, key: object, hash_code: int) -> None:
+    def __init__(self, key: K, hash_code: int) -> None:
         self.key = key
         self.hash = hash_code  # the spread hash as a signed int, as TreeNode compares it
-        self.left: _TreeNode | None = None
-        self.right: _TreeNode | None = None
-        self.parent: _TreeNode | None = None
+        self.left: _TreeNode[K] | None = None
+        self.right: _TreeNode[K] | None = None
+        self.parent: _TreeNode[K] | None = None
         self.red = False
 
 
@@ -41,18 +72,27 @@ class TreeBinHashMap(Generic[K, V]):
     than 64 and otherwise becomes a red-black tree ordered by spread hash (``TreeNode``): building it, and every
     insertion or removal in it, may move the tree's root to the front of the bin, and a key inserted into a
     tree is linked right after its tree parent.  A resize splits each bin in order, a tree half of 6 keys or
-    fewer turning back into a list and a larger half being rebuilt.  Keys with equal 32-bit hashes in one tree
-    are ordered by ``System.identityHashCode`` in Java, which no model can know: here the later one goes left.
+    fewer turning back into a list and a larger half being rebuilt.
+
+    Keys with equal 32-bit hashes in one tree are ordered as ``treeify`` and ``putTreeVal`` order them: by
+    ``compare(new_key, tree_key)`` when the keys are ``Comparable`` (``compareComparables``; ``compare`` is
+    their ``compareTo``, e.g. ``engine.java.strings.string_compare`` for ``String`` keys, and answers 0 for
+    keys of different classes), and where that answers 0 or no ``compare`` is given by
+    ``System.identityHashCode`` (``tieBreakOrder``), which no model can know: here the later key goes left.
+    Lookups and removals find a key by its entry here, not by a descent: Java's ``find`` reaches the same node
+    whichever way it goes, so ``compare`` shapes only where new keys hang.
     """
 
-    def __init__(self, hash_code: Callable[[K], int], initial_capacity: int = HASHMAP_DEFAULT_CAPACITY) -> None:
+    def __init__(self, hash_code: Callable[[K], int], initial_capacity: int = HASHMAP_DEFAULT_CAPACITY,
+                 compare: Callable[[K, K], int] | None = None) -> None:
         self._hash = hash_code
+        self._compare = compare
         self._capacity = 0                                   # no table until the first insertion
         self._threshold = table_size_for(max(initial_capacity, 0))
         self._values: dict[K, V] = {}
         self._spread: dict[K, int] = {}
         self._bins: dict[int, list[K]] = {}
-        self._trees: dict[int, dict[K, _TreeNode]] = {}      # bin -> its tree nodes (tree bins only)
+        self._trees: dict[int, dict[K, _TreeNode[K]]] = {}   # bin -> its tree nodes (tree bins only)
 
     @property
     def capacity(self) -> int:
@@ -80,7 +120,7 @@ class TreeBinHashMap(Generic[K, V]):
             self._put_tree(index, key)
         else:
             bin_.append(key)
-            if len(bin_) > TREEIFY_THRESHOLD:
+            if len(bin_) >= treeify_at(compute_if_absent=False):
                 self._treeify_bin(index)
         if len(self._values) > self._threshold:
             self._resize()
@@ -99,7 +139,7 @@ class TreeBinHashMap(Generic[K, V]):
             self._put_tree(index, key)
         else:
             bin_.insert(0, key)
-            if len(bin_) >= TREEIFY_THRESHOLD:
+            if len(bin_) >= treeify_at(compute_if_absent=True):
                 self._treeify_bin(index)
         return value
 
@@ -162,30 +202,25 @@ class TreeBinHashMap(Generic[K, V]):
 
     # -------------------------------------------------------------------------------------- tree bins
 
-    def _node(self, key: K) -> _TreeNode:
+    def _node(self, key: K) -> _TreeNode[K]:
         return _TreeNode(key, to_int32(self._spread[key]))
 
     def _treeify(self, index: int) -> None:
         """``TreeNode.treeify``: insert the bin's keys in order, then move the root to the front."""
-        nodes: dict[K, _TreeNode] = {}
-        root: _TreeNode | None = None
+        nodes: dict[K, _TreeNode[K]] = {}
+        root: _TreeNode[K] | None = None
         for key in self._bins[index]:
             x = nodes[key] = self._node(key)
             if root is None:
                 root = x
                 continue
-            parent, go_left = _descend(root, x.hash)
-            x.parent = parent
-            if go_left:
-                parent.left = x
-            else:
-                parent.right = x
+            self._hang(root, x)
             root = _balance_insertion(root, x)
         self._trees[index] = nodes
         assert root is not None
         self._move_root_to_front(index, root)
 
-    def _root(self, index: int) -> _TreeNode:
+    def _root(self, index: int) -> _TreeNode[K]:
         node = self._trees[index][self._bins[index][0]]
         while node.parent is not None:
             node = node.parent
@@ -196,21 +231,39 @@ class TreeBinHashMap(Generic[K, V]):
         nodes = self._trees[index]
         root = self._root(index)
         x = nodes[key] = self._node(key)
-        parent, go_left = _descend(root, x.hash)
-        x.parent = parent
-        if go_left:
-            parent.left = x
-        else:
-            parent.right = x
+        parent = self._hang(root, x)
         bin_ = self._bins[index]
-        bin_.insert(bin_.index(parent.key) + 1, key)  # type: ignore[arg-type]
+        bin_.insert(bin_.index(parent.key) + 1, key)
         self._move_root_to_front(index, _balance_insertion(root, x))
 
-    def _move_root_to_front(self, index: int, root: _TreeNode) -> None:
+    def _hang(self, root: _TreeNode[K], x: _TreeNode[K]) -> _TreeNode[K]:
+        """Link ``x`` below the node where the descent from ``root`` ends (left when ``dir <= 0``); answer it."""
+        p = root
+        while True:
+            go_left = self._direction(x, p) <= 0
+            child = p.left if go_left else p.right
+            if child is None:
+                x.parent = p
+                if go_left:
+                    p.left = x
+                else:
+                    p.right = x
+                return p
+            p = child
+
+    def _direction(self, x: _TreeNode[K], p: _TreeNode[K]) -> int:
+        """The descent's ``dir`` for new node ``x`` at node ``p``: by hash, then ``compare`` (``compareComparables``),
+        then -1 (``tieBreakOrder``, see the class)."""
+        if p.hash != x.hash:
+            return -1 if p.hash > x.hash else 1
+        order = 0 if self._compare is None else self._compare(x.key, p.key)
+        return order or -1
+
+    def _move_root_to_front(self, index: int, root: _TreeNode[K]) -> None:
         bin_ = self._bins[index]
         if bin_[0] != root.key:
-            bin_.remove(root.key)  # type: ignore[arg-type]
-            bin_.insert(0, root.key)  # type: ignore[arg-type]
+            bin_.remove(root.key)
+            bin_.insert(0, root.key)
 
     def _remove_tree(self, index: int, key: K, movable: bool) -> None:
         """``TreeNode.removeTreeNode``."""
@@ -242,18 +295,7 @@ class TreeBinHashMap(Generic[K, V]):
 _UNTREEIFY_THRESHOLD = 6
 
 
-def _descend(root: _TreeNode, hash_code: int) -> tuple[_TreeNode, bool]:
-    """Where a new hash hangs: the parent, and whether on its left (equal hashes go left, see the class)."""
-    p = root
-    while True:
-        go_left = p.hash >= hash_code
-        child = p.left if go_left else p.right
-        if child is None:
-            return p, go_left
-        p = child
-
-
-def _unlink(root: _TreeNode, p: _TreeNode) -> tuple[_TreeNode, _TreeNode]:
+def _unlink(root: _TreeNode[K], p: _TreeNode[K]) -> tuple[_TreeNode[K], _TreeNode[K]]:
     """The first half of ``removeTreeNode``: swap p with its successor when it has two children, then splice
     its replacement in; answers the root and the replacement (p itself when p is a leaf)."""
     pl, pr = p.left, p.right
@@ -309,7 +351,7 @@ def _unlink(root: _TreeNode, p: _TreeNode) -> tuple[_TreeNode, _TreeNode]:
     return root, replacement
 
 
-def _rotate_left(root: _TreeNode, p: _TreeNode | None) -> _TreeNode:
+def _rotate_left(root: _TreeNode[K], p: _TreeNode[K] | None) -> _TreeNode[K]:
     if p is not None and p.right is not None:
         r = p.right
         p.right = r.left
@@ -328,7 +370,7 @@ def _rotate_left(root: _TreeNode, p: _TreeNode | None) -> _TreeNode:
     return root
 
 
-def _rotate_right(root: _TreeNode, p: _TreeNode | None) -> _TreeNode:
+def _rotate_right(root: _TreeNode[K], p: _TreeNode[K] | None) -> _TreeNode[K]:
     if p is not None and p.left is not None:
         lft = p.left
         p.left = lft.right
@@ -347,7 +389,7 @@ def _rotate_right(root: _TreeNode, p: _TreeNode | None) -> _TreeNode:
     return root
 
 
-def _balance_insertion(root: _TreeNode, x: _TreeNode) -> _TreeNode:
+def _balance_insertion(root: _TreeNode[K], x: _TreeNode[K]) -> _TreeNode[K]:
     x.red = True
     while True:
         xp = x.parent
@@ -393,11 +435,11 @@ def _balance_insertion(root: _TreeNode, x: _TreeNode) -> _TreeNode:
                     root = _rotate_left(root, xpp)
 
 
-def _red(node: _TreeNode | None) -> bool:
+def _red(node: _TreeNode[K] | None) -> bool:
     return node is not None and node.red
 
 
-def _balance_deletion(root: _TreeNode, x: _TreeNode | None) -> _TreeNode:
+def _balance_deletion(root: _TreeNode[K], x: _TreeNode[K] | None) -> _TreeNode[K]:
     while True:
         if x is None or x is root:
             return root

@@ -93,3 +93,13 @@ def uuid_hash_code(uuid: Uuid) -> int:
     return uuid.hash_code()
 
 
+def uuid_compare(a: Uuid, b: Uuid) -> int:
+    """``a.compareTo(b)``: by the most significant bits, then the least, each a signed long (a tree bin's order
+    of ``Uuid`` keys of equal hash, ``TreeBinHashMap``'s ``compare``).
+
+    >>> uuid_compare(Uuid(-1, 5), Uuid(1, 0)), uuid_compare(Uuid(1, 2), Uuid(1, 2))
+    (-1, 0)
+    """
+    return (a > b) - (a < b)
+
+

@@ -1,11 +1,12 @@
-"""The course: fifteen lessons for new engineers, every answer computed by the live engine.
+"""The course: sixteen lessons for new engineers, every answer computed by the live engine.
 
 Why partitions -> where a key lands -> the four client assignors on the reference examples -> a consumer leaves
 (eager vs cooperative) -> static membership and rolling restarts -> the new consumer protocol -> sizing a
 topic -> the timing wheel; then a record's path beyond the group (``engine.lessons.data_path``): the producer,
-the partition log, replication, lag and offsets, transactions, hot keys; then share groups (KIP-932: several
-consumers on one partition).  Each step is built on demand
-(``course()`` is cached) from the same functions the pages call, so a lesson can never disagree with its page::
+the partition log, replication, lag and offsets, transactions, hot keys; then streams groups (KIP-1071: tasks,
+stream threads, standby replicas) and share groups (KIP-932: several consumers on one partition).  Each step is
+built on demand (``course()`` is cached) from the same functions the pages call, so a lesson can never disagree
+with its page::
 
     >>> [lesson.id for lesson in course()][:3]
     ['why', 'keys', 'assignors']
@@ -26,6 +27,7 @@ from engine.consumer.assignment import AssignmentView
 from engine.consumer.explain import callouts_for
 from engine.consumer.membership import RollingRestartConfig, rolling_restart
 from engine.consumer.strategies import strategy_of
+from engine.coordinator.streams.group import StreamsGroup, assign_streams_group
 from engine.errors import ScenarioError
 from engine.lessons.data_path import DATA_PATH_BUILDERS
 from engine.lessons.model import ArticleNote, Lesson, LessonStep, NoteKind, PageLink
@@ -35,6 +37,7 @@ from engine.scenario import GroupState, Scenario
 from engine.server.timer.driver import simulate
 from engine.server.timer.model import TaskSpec, WheelConfig
 from engine.sizing import partitions_needed, seed_article_partitions
+from engine.streams_sizing import SourceSubtopology, StreamsSizingInputs, failover, holders
 
 if TYPE_CHECKING:
     from engine.coordinator.share_assignment import ShareStepResult
@@ -179,7 +182,7 @@ def _static() -> Lesson:
     slow = rolling_restart(state, "range", RollingRestartConfig(restart_ms=60_000, session_timeout_ms=45_000), True)
     facts = {"members": len(state.members), "partitions": 6, "restart_s": 30, "session_s": 45,
              "static_paused": round(static.consumer_seconds_paused), "slow": slow.rebalances}
-    link = PageLink("pages/7_Group_Protocol.py", (("protocol.restart_s", "30"), ("protocol.restart_session_s", "45")))
+    link = PageLink("pages/7_Group_Protocol.py", (("protocol.restart_s", "30"), ("protocol.restart_session", "45000")))
     kafka = "group.instance.id (KIP-345); org.apache.kafka.coordinator.group.classic.ClassicGroup#replaceStaticMember"
     return Lesson("static", (
         LessonStep("static.dynamic", "number", dynamic.rebalances, facts,
@@ -333,11 +336,110 @@ def _share_groups() -> Lesson:
 
 SHARE_GROUP_LESSONS: tuple[Callable[[], Lesson], ...] = (_share_groups,)
 
+# --------------------------------------------------------------------------------- streams groups (KIP-1071)
+
+STICKY_TASK_ASSIGNOR = "org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor"
+MERGED = (6, 4)  # a subtopology reading two topics (KStream#merge): its tasks
+ALONE_THREADS = 6  # one instance with a thread per task: no standby can be placed
+STREAMS_LINK = PageLink("pages/4_Sizing.py")
+
+
+def _streams_app(instances: int, threads: int, standbys: int, sources: tuple[int, ...] = (6,),
+                 stateful: bool = True) -> StreamsSizingInputs:
+    """One subtopology on ``instances`` instances (``app-1`` ..) of ``threads`` threads (``app-1-t1`` ..)."""
+    return StreamsSizingInputs((SourceSubtopology(sources, stateful),), instances, threads, standbys)
+
+
+def _order(tasks: Iterable[str]) -> list[str]:
+    """Task labels (``"0_10"``) by subtopology, then partition."""
+    return sorted(tasks, key=lambda t: tuple(int(part) for part in t.split("_")))
+
+
+def _tasks(tasks: Iterable[str]) -> str:
+    return _names(_order(tasks))
+
+
+def _streams_spread_facts() -> dict[str, Any]:
+    """Steps 1-2: the merged subtopology's tasks, and the threads of 5 instances x 2 that get one."""
+    app = _streams_app(5, 2, 0, MERGED, stateful=False)
+    first = assign_streams_group(app.group())
+    busy = [m for m, tasks in first.members.items() if tasks.active]
+    return {"topic_a": MERGED[0], "topic_b": MERGED[1], "tasks": app.subtopologies[0].tasks,
+            "spread_instances": app.instances, "spread_threads": app.threads,
+            "spread_total": app.instances * app.threads, "busy": len(busy),
+            "idle": app.instances * app.threads - len(busy)}
+
+
+def _streams_standby_facts() -> dict[str, Any]:
+    """Steps 3-4: the standbys of 6 stateful tasks on 3 instances x 2 threads, then on one instance of 6."""
+    app = _streams_app(3, 2, 1)
+    active, standby = holders(assign_streams_group(app.group()))
+    counts = {p: sum(1 for held in standby.values() if p in held) for p in sorted(set(active.values()))}
+    alone = assign_streams_group(_streams_app(1, ALONE_THREADS, 1).group())
+    return {"instances": app.instances, "threads": app.threads, "standbys": app.standby_replicas,
+            "partitions": app.subtopologies[0].tasks, "copies": sum(counts.values()),
+            "per_instance": _names(f"{p}: {n}" for p, n in counts.items()),
+            "placement": _names(f"{t} ({active[t]}; {', '.join(sorted(standby[t]))})" for t in _order(active)),
+            "same_instance": sum(1 for t in active if active[t] in standby[t]),
+            "alone_threads": ALONE_THREADS, "alone_placed": sum(len(r.standbys) for r in alone.rows),
+            "alone_missing": sum(u.missing for u in alone.assignment.unplaced_standbys)}
+
+
+def _streams_restart_facts(restarted: str = "app-2") -> dict[str, Any]:
+    """Steps 5-6: ``restarted`` stops (its members leave), then comes back with new members and no previous
+    tasks; with one standby replica, and the same stop without standbys."""
+    app = _streams_app(3, 2, 1)
+    group = app.group()
+    first = assign_streams_group(group)
+    before, standby_before = holders(first)
+    gone = failover(group, first, restarted)
+    after, standby_after = holders(gone)
+    moved = [t for t in before if before[t] == restarted]
+    bare = app.group(standby_replicas=0)
+    bare_first = assign_streams_group(bare)
+    bare_before, _ = holders(bare_first)
+    bare_after, _ = holders(failover(bare, bare_first, restarted))
+    back = assign_streams_group(StreamsGroup(group.subtopologies, group.processes, 1, previous=gone.members))
+    returned = [t for t, p in holders(back)[0].items() if p == restarted]
+    return {"restarted": restarted, "restarted_active": _tasks(moved),
+            "warm": sum(1 for t in moved if after[t] in standby_before[t]),
+            "cold": sum(1 for t in moved if after[t] not in standby_before[t]),
+            "takers": _names(f"{t} > {after[t]}" for t in _order(moved)),
+            "rebuilt": _tasks(t for t in before if restarted in standby_before[t]),
+            "rebuilt_on": _names(f"{t} > {', '.join(sorted(standby_after[t]))}" for t in _order(before)
+                                 if restarted in standby_before[t]),
+            "bare_cold": sum(1 for t in bare_before if bare_before[t] == restarted and bare_after[t] != restarted),
+            "returned": len(returned), "returned_tasks": _tasks(returned),
+            "returned_again": sum(1 for t in returned if t in moved)}
+
+
+def _streams_groups() -> Lesson:
+    """Streams groups: tasks, threads, standby replicas and a restart, every answer from Kafka 4.2.0's
+    ``StickyTaskAssignor`` (``engine.coordinator.streams``) through the Sizing tab's engine
+    (``engine.streams_sizing``)."""
+    facts = {**_streams_spread_facts(), **_streams_standby_facts(), **_streams_restart_facts()}
+    assign_active, assign_standby = STICKY_TASK_ASSIGNOR + "#assignActive", STICKY_TASK_ASSIGNOR + "#assignStandby"
+    return Lesson("streams", (
+        LessonStep("streams.tasks", "number", facts["tasks"], facts,
+                   "org.apache.kafka.coordinator.group.streams.TopologyMetadata#maxNumInputPartitions",
+                   link=STREAMS_LINK),
+        LessonStep("streams.threads", "number", facts["busy"], facts, assign_active, link=STREAMS_LINK),
+        LessonStep("streams.standbys", "number", facts["copies"], facts, assign_standby, link=STREAMS_LINK),
+        LessonStep("streams.alone", "number", facts["alone_placed"], facts,
+                   STICKY_TASK_ASSIGNOR + "#assignStandbyToMemberWithLeastLoad", link=STREAMS_LINK),
+        LessonStep("streams.restart", "number", facts["warm"], facts, assign_active, link=STREAMS_LINK),
+        LessonStep("streams.rejoin", "number", facts["returned"], facts, assign_active, link=STREAMS_LINK),
+    ))
+
+
+STREAMS_GROUP_LESSONS: tuple[Callable[[], Lesson], ...] = (_streams_groups,)
+
 # ------------------------------------------------------------------------------------------------ the course
 
 BUILDERS: tuple[Callable[[], Lesson], ...] = (
     _why, _keys, _assignors, _leaves, _static, _kip848, _sizing, _wheel,
     *DATA_PATH_BUILDERS,  # the producer, the log, replication, lag, transactions, hot keys (engine.lessons.data_path)
+    *STREAMS_GROUP_LESSONS,
     *SHARE_GROUP_LESSONS,
 )
 

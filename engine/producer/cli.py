@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from engine.budgets import check_hash
+from engine.cost import CLI_CEILING, admit, estimate_hash
 from engine.errors import LimitError
 from engine.java.strings import to_positive
 from engine.producer.arrow import murmur2_many
@@ -67,7 +67,7 @@ def cli_hash(payload: Any) -> dict[str, Any]:
     doc = _require_dict(payload, "hash")
     raw_keys = _require_list(doc, "keys_hex", MAX_CLI_KEYS)
     counts = _partition_counts(doc)
-    check_hash(len(raw_keys), len(counts))  # the work budget (docs/command-line.md, "Limits")
+    admit(estimate_hash(len(raw_keys), len(counts)), CLI_CEILING, "hash")
     keys = [_key_from_hex(k, i) for i, k in enumerate(raw_keys)]
     hashes = _murmur2_all(keys)
     results = []

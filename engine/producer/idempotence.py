@@ -7,7 +7,7 @@ The pieces follow Kafka's code (the release ``engine.release`` names for ``produ
 (``ProducerStateManager``).  Time is virtual (milliseconds) and jumps from one event to the next; there is no
 randomness.
 
-Worked examples (run by ``tests/engine/test_worked_examples.py``): three records A, B, C (0, 1, 2) sent 1 ms apart
+Worked examples (run by ``tests/test_worked_examples.py``): three records A, B, C (0, 1, 2) sent 1 ms apart
 to one partition with ``linger.ms`` 0 (each its own batch and request; released Kafka's 5 ms would put them in one
 batch), 20 ms one-way latency, the first request answered ``NOT_LEADER_OR_FOLLOWER``:
 
@@ -52,7 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.budgets import check_produce
+from engine.cost import CLI_CEILING, admit, estimate_produce
 from engine.errors import LimitError, ScenarioError
 from engine.inputs import is_whole_number
 from engine.producer.accumulator import AppRecord, ProducerBatch, RecordAccumulator
@@ -111,8 +111,7 @@ def _int(name: str, value: Any, low: int, high: int) -> int:
 
 def parse_spec(raw: Any) -> ProduceSpec:
     """Validate the input document (see the module docstring); Kafka's ConfigExceptions pass through.  The
-    record count (``records``, or the ``timeline``'s length) passes the work budget before any record is
-    built."""
+    record count (``records``, or the ``timeline``'s length) is bounded before any record is built."""
     if not isinstance(raw, dict):
         raise ScenarioError(f"input: expected an object, got {type(raw).__name__}")
     unknown = sorted(set(raw) - FIELDS)
@@ -413,7 +412,7 @@ def cli_produce(document: Any) -> dict[str, Any]:
     """``python -m engine produce``: one input object -> the result (batchable).  Kafka's ConfigExceptions are
     refused like any bad input (exit 2, or ``{"error": ...}`` in a batch)."""
     spec = parse_spec(document)
-    check_produce(len(spec.records), len(spec.faults))  # the cost model's estimate (docs/command-line.md, "Limits")
+    admit(estimate_produce(len(spec.records), len(spec.faults)), CLI_CEILING, "produce")
     return report(simulate(spec))
 
 

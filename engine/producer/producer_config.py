@@ -11,11 +11,12 @@
 * ``transactional.id`` without idempotence is a ``ConfigException``.
 * ``delivery.timeout.ms`` must be >= ``linger.ms + request.timeout.ms``: an explicit smaller value is a
   ``ConfigException``, the default is raised to that sum.
-* Defaults: released Kafka's (``linger.ms`` 5 since 4.0, KIP-1030), or a 3.x producer's (``linger.ms`` 0) when
-  ``BEFORE_4_0`` is asked for.
+* ``PRODUCER_CONFIG`` declares the eleven properties the lab reads as ``ProducerConfig`` defines them (type,
+  released default, validator, doc), in its definition order; ``linger.ms``'s older default (0 before Kafka 4.0,
+  KIP-1030) is keyed by ``engine.release.BEFORE_4_0``.
 * ``acks`` is a ``ConfigDef`` STRING matched exactly (after trimming) against ``all``, ``-1``, ``0``, ``1``.
 
-Worked examples (run by ``tests/engine/test_worked_examples.py``; more in
+Worked examples (run by ``tests/test_worked_examples.py``; more in
 ``tests/engine/producer/test_idempotence.py``)::
 
     >>> resolve({"acks": "1"}).idempotence, resolve({"acks": "1"}).notes
@@ -33,6 +34,14 @@ Worked examples (run by ``tests/engine/test_worked_examples.py``; more in
     ConfigException: Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1
     >>> resolve({}).linger_ms, resolve({}, BEFORE_4_0).linger_ms
     (5, 0)
+    >>> key = PRODUCER_CONFIG.keys["linger.ms"]
+    >>> key.type, key.default, key.default_in(BEFORE_4_0), key.validator
+    ('LONG', 5, 0, Range(low=0, high=None))
+    >>> try:
+    ...     PRODUCER_CONFIG.parse({"retries": " -1 "})
+    ... except ConfigException as refused:
+    ...     print(refused)
+    ConfigException: Invalid value -1 for configuration retries: Value must be at least 0
 """
 
 from __future__ import annotations
@@ -42,39 +51,72 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.common.config_def import (
+    BOOLEAN,
+    INT,
+    INT_MAX,
+    LONG,
+    STRING,
+    ConfigDef,
     ConfigException,
-    at_least,
-    invalid,
-    parse_boolean,
-    parse_int,
-    parse_long,
-    parse_string,
-    valid_string,
+    NonEmptyString,
+    Range,
+    ValidString,
 )
 from engine.errors import LimitError, ScenarioError, quote
 from engine.release import BEFORE_4_0, RELEASED, Defaults
 
-INT_MAX: Final = 2**31 - 1
 MAX_IN_FLIGHT_FOR_IDEMPOTENCE: Final = (
     5  # ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE
 )
 MAX_REQUEST_SIZE: Final = 1_048_576  # max.request.size
 RECONNECT_BACKOFF_MS: Final = 50  # reconnect.backoff.ms (its jitter is not modelled)
-ACKS_VALUES: Final = ("all", "-1", "0", "1")
-DEFAULTS: Final[dict[str, Any]] = {  # ProducerConfig's defaults in released Kafka
-    "enable.idempotence": True,
-    "acks": "all",
-    "retries": INT_MAX,
-    "max.in.flight.requests.per.connection": 5,
-    "delivery.timeout.ms": 120_000,
-    "request.timeout.ms": 30_000,
-    "linger.ms": 5,  # KIP-1030 (0 before Kafka 4.0)
-    "batch.size": 16_384,
-    "retry.backoff.ms": 100,
-    "retry.backoff.max.ms": 1_000,
-    "transactional.id": None,
-}
-TABLES: Final[dict[Defaults, dict[str, Any]]] = {RELEASED: DEFAULTS, BEFORE_4_0: {**DEFAULTS, "linger.ms": 0}}
+MAX_IN_FLIGHT_IN_LAB: Final = 100
+
+
+def _at_most(high: int) -> Callable[[str, Any], None]:
+    """The lab's own upper bound on a value Kafka accepts: a ``LimitError`` that says Kafka accepts it."""
+
+    def check(name: str, value: int) -> None:
+        if value > high:
+            raise LimitError(f"{name}: at most {high:,} in this lab (Kafka accepts it), got {value:,}")
+
+    return check
+
+
+# ProducerConfig.CONFIG (Kafka 4.2.0 ProducerConfig.java lines 390-542), the properties the lab reads, in
+# definition order: ConfigDef parses and validates in it, so the first bad one is named
+PRODUCER_CONFIG: Final = (
+    ConfigDef("org.apache.kafka.clients.producer.ProducerConfig")
+    .define("retries", INT, INT_MAX, Range.between(0, INT_MAX),
+            "Number of times to retry a request that fails with a transient error.")
+    .define("acks", STRING, "all", ValidString(("all", "-1", "0", "1")),
+            "The number of acknowledgments the producer requires the leader to have received before considering "
+            "a request complete.")
+    .define("batch.size", INT, 16_384, Range.at_least(0),
+            "The default batch size in bytes: records sent to the same partition are batched together.")
+    .define("linger.ms", LONG, 5, Range.at_least(0),
+            "The producer waits up to this delay for other records, so that they can be batched together.",
+            older_defaults={BEFORE_4_0: 0}, lab_check=_at_most(INT_MAX))
+    .define("delivery.timeout.ms", INT, 120_000, Range.at_least(0),
+            "An upper bound on the time to report success or failure after a call to send() returns.")
+    .define("retry.backoff.ms", LONG, 100, Range.at_least(0),
+            "The amount of time to wait before attempting to retry a failed request to a given topic partition.",
+            lab_check=_at_most(INT_MAX))
+    .define("retry.backoff.max.ms", LONG, 1_000, Range.at_least(0),
+            "The maximum amount of time in milliseconds to wait when retrying a request to the broker that has "
+            "repeatedly failed.", lab_check=_at_most(INT_MAX))
+    .define("request.timeout.ms", INT, 30_000, Range.at_least(0),
+            "The maximum amount of time the client will wait for the response of a request.")
+    .define("max.in.flight.requests.per.connection", INT, 5, Range.at_least(1),
+            "The maximum number of unacknowledged requests the client will send on a single connection before "
+            "blocking.", lab_check=_at_most(MAX_IN_FLIGHT_IN_LAB))
+    .define("enable.idempotence", BOOLEAN, True, None,
+            "When set to 'true', the producer will ensure that exactly one copy of each message is written in the "
+            "stream.")
+    .define("transactional.id", STRING, None, NonEmptyString(),
+            "The TransactionalId to use for transactional delivery.")
+)
+DEFAULTS: Final = PRODUCER_CONFIG.defaults()  # released Kafka's defaults, by property name
 
 
 ConfigError = ConfigException  # Kafka's ``ConfigException``: the message is Kafka's
@@ -119,86 +161,19 @@ class ProducerSettings:
         }
 
 
-def _acks(name: str, value: Any) -> str:
-    """``acks`` as ``ConfigDef`` reads it: a string, trimmed, exactly one of ``all``, ``-1``, ``0``, ``1``
-    (``ValidString`` is case-sensitive, so ``"ALL"`` is refused)."""
-    text = parse_string(name, value)
-    valid_string(name, text, ACKS_VALUES)
-    return text
-
-
-def parse_acks(value: Any) -> int:
-    """``acks`` read by ``ConfigDef``, then ``ProducerConfig.parseAcks``: "all" -> -1."""
-    text = _acks("acks", value)
-    return -1 if text == "all" else int(text)
-
-
-def _transactional_id(name: str, value: Any) -> str | None:
-    """``STRING`` with ``NonEmptyString`` (null = none)."""
-    if value is None:
-        return None
-    text = parse_string(name, value)
-    if not text:
-        raise invalid(name, value, "String must be non-empty")
-    return text
-
-
-def _ranged(parse: Callable[[str, Any], int], low: int) -> Callable[[str, Any], int]:
-    def convert(name: str, value: Any) -> int:
-        number = parse(name, value)
-        at_least(name, number, low)
-        return number
-
-    return convert
-
-
-# ProducerConfig's define order (ConfigDef parses and validates in it, so the first bad one is named), with each
-# property's type and validator
-PARSE_ORDER: Final[tuple[tuple[str, Callable[[str, Any], Any]], ...]] = (
-    ("retries", _ranged(parse_int, 0)),
-    ("acks", _acks),
-    ("batch.size", _ranged(parse_int, 0)),
-    ("linger.ms", _ranged(parse_long, 0)),
-    ("delivery.timeout.ms", _ranged(parse_int, 0)),
-    ("retry.backoff.ms", _ranged(parse_long, 0)),
-    ("retry.backoff.max.ms", _ranged(parse_long, 0)),
-    ("request.timeout.ms", _ranged(parse_int, 0)),
-    ("max.in.flight.requests.per.connection", _ranged(parse_int, 1)),
-    ("enable.idempotence", parse_boolean),
-    ("transactional.id", _transactional_id),
-)
-LAB_LIMITS: Final = {  # the lab's own bounds on values Kafka accepts (a LimitError, not Kafka's refusal)
-    "max.in.flight.requests.per.connection": 100,
-    "linger.ms": INT_MAX,
-    "retry.backoff.ms": INT_MAX,
-    "retry.backoff.max.ms": INT_MAX,
-}
-
-
-def _read(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(raw) - set(DEFAULTS))
-    if unknown:
-        raise ScenarioError(
-            f"config: unknown or unsupported property '{quote(unknown[0])}' (supported: {', '.join(DEFAULTS)})"
-        )
-    v = dict(defaults)
-    for name, parse in PARSE_ORDER:
-        if name in raw:
-            v[name] = parse(name, raw[name])
-    for name, high in LAB_LIMITS.items():
-        if v[name] > high:
-            raise LimitError(f"{name}: at most {high:,} in this lab (Kafka accepts it), got {v[name]:,}")
-    return v
-
-
 def resolve(raw: Mapping[str, Any], defaults: Defaults = RELEASED) -> ProducerSettings:
     """User-set properties (Kafka names) -> effective settings, raising Kafka's ``ConfigException``s; the
     properties left out take the ``defaults`` table (released Kafka's, or a 3.x producer's)."""
     if not isinstance(raw, Mapping):
         raise ScenarioError(f"config: expected an object of producer properties, got {type(raw).__name__}")
-    v = _read(raw, TABLES[defaults])
+    unknown = sorted(set(raw) - set(PRODUCER_CONFIG.keys))
+    if unknown:
+        raise ScenarioError(
+            f"config: unknown or unsupported property '{quote(unknown[0])}' (supported: {', '.join(DEFAULTS)})"
+        )
+    v = PRODUCER_CONFIG.parse(raw, defaults)
     user = frozenset(raw)
-    acks = parse_acks(v["acks"])
+    acks = -1 if v["acks"] == "all" else int(v["acks"])  # ProducerConfig.parseAcks
     idempotence, notes = _idempotence(v, acks, "enable.idempotence" in user)
     if not idempotence and v["transactional.id"] is not None:
         raise ConfigError("ConfigException: Cannot set a transactional.id without also enabling idempotence.")

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from engine.budgets import check_estimate, check_replicas
-from engine.cost.computations import estimate_replicas
-from engine.cost.model import Estimate
+from engine.cost import CLI_CEILING, admit, estimate_replicas, estimate_striped
+from engine.cost.computations import replica_scan
 from engine.errors import EngineError, KafkaError, LimitError
 from engine.java.random import LONG_MAX, LONG_MIN
 from engine.java.strings import string_compare_key, to_int32
@@ -268,7 +267,7 @@ def cli_replicas(payload: Any) -> dict[str, Any]:
     fixed = _int("fixed_start_index", payload.get("fixed_start_index"), -1)
     start = _int("start_partition_id", payload.get("start_partition_id"), -1)
     _check_sizes(partitions, rf)
-    check_replicas([b.rack for b in brokers], partitions, rf)  # the work budget (docs/command-line.md, "Limits")
+    admit(estimate_replicas(partitions, rf, replica_scan([b.rack for b in brokers])), CLI_CEILING, "replicas")
     try:
         placement = assign_replicas_to_brokers(brokers, partitions, rf, fixed, start)
     except KafkaAdminError as exc:
@@ -318,16 +317,6 @@ def usable_brokers(raw: Any) -> list[UsableBroker]:
     return out
 
 
-def estimate_striped(brokers: Sequence[UsableBroker], partitions: int, rf: int) -> Estimate:
-    """The striped placement's work: the replicas' estimate, each rack it may walk past adding a replica's
-    seconds (measured at about a seventh of that: an upper bound) and no memory."""
-    walked = racks_walked(brokers, rf)
-    seconds = estimate_replicas(partitions, max(rf, 0) + walked).seconds
-    drivers = f"{partitions:,} partitions x replication factor {rf}"
-    return replace(estimate_replicas(partitions, rf), seconds=seconds,
-                   drivers=drivers + (f", up to {walked:,} racks walked past per partition" if walked else ""))
-
-
 def _cli_striped(payload: dict[str, Any]) -> dict[str, Any]:
     """``"placer": "striped"``: ``new StripedReplicaPlacer(new Random(seed)).place(...)`` over ``brokers`` in
     the given order; ``fixed_start_index`` and ``start_partition_id`` are refused (the placer draws its
@@ -343,7 +332,7 @@ def _cli_striped(payload: dict[str, Any]) -> dict[str, Any]:
         raise EngineError(f"replication_factor: must be a 16-bit integer (PlacementSpec's short), got {rf}")
     seed = _seed(payload.get("seed"))
     _check_sizes(partitions, rf)
-    check_estimate("replicas", estimate_striped(brokers, partitions, rf))  # docs/command-line.md, "Limits"
+    admit(estimate_striped(partitions, rf, racks_walked(brokers, rf)), CLI_CEILING, "replicas")
     try:
         placement = place_striped(brokers, partitions, rf, seed)
     except PlacementError as exc:

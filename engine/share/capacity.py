@@ -82,23 +82,40 @@ class CapacityComparison:
 
 def compare(inputs: CapacityInputs) -> CapacityComparison:
     inputs.check()
-    consumers = max(1, ceil(inputs.target_rps * inputs.processing_ms / 1000 - 1e-9))
+    consumers = consumers_needed(inputs)
     return CapacityComparison(inputs, consumers, consumers, _share_option(inputs, consumers))
+
+
+def consumers_needed(inputs: CapacityInputs) -> int:
+    """``ceil(T x p / 1000)``: the consumers the work keeps busy at once (at least one)."""
+    return max(1, ceil(inputs.target_rps * inputs.processing_ms / 1000 - 1e-9))
+
+
+def _in_flight_limit(inputs: CapacityInputs) -> int:
+    return max(1, ceil(inputs.settings.max_record_locks / inputs.max_records))
+
+
+def measured_workload(inputs: CapacityInputs) -> Workload:
+    """The share partition ``compare`` simulates, undisturbed: its share of the consumers (those past the in-flight
+    limit only poll, so one of them is simulated, at most 200 in all), enough records for a few fetches each."""
+    per_partition = ceil(consumers_needed(inputs) / inputs.share_partitions)
+    limit = _in_flight_limit(inputs)
+    simulated = min(per_partition, limit + 1, 200)
+    records = min(MAX_SIMULATED_RECORDS, simulated * inputs.max_records * BATCHES_PER_CONSUMER)
+    processing = max(1, round(inputs.processing_ms))
+    expected_ms = records * processing // min(simulated, limit)
+    horizon = 3 * expected_ms + 4 * inputs.settings.lock_duration_ms
+    return Workload(records=records, log_batch=1, keys=KEYS, consumers=simulated, max_records=inputs.max_records,
+                    processing_ms=processing, failure=None, settings=inputs.settings, horizon_ms=horizon)
 
 
 def _share_option(inputs: CapacityInputs, consumers: int) -> ShareOption:
     """One share partition with its share of the consumers, simulated twice: undisturbed (its throughput),
     then with C1 crashing a third of the way through (what the crash costs)."""
     per_partition = ceil(consumers / inputs.share_partitions)
-    limit = max(1, ceil(inputs.settings.max_record_locks / inputs.max_records))
-    # consumers past the in-flight limit only poll; one of them is simulated (at most 200 in all)
-    simulated = min(per_partition, limit + 1, 200)
-    records = min(MAX_SIMULATED_RECORDS, simulated * inputs.max_records * BATCHES_PER_CONSUMER)
-    processing = max(1, round(inputs.processing_ms))
-    expected_ms = records * processing // min(simulated, limit)
-    horizon = 3 * expected_ms + 4 * inputs.settings.lock_duration_ms
-    base = Workload(records=records, log_batch=1, keys=KEYS, consumers=simulated, max_records=inputs.max_records,
-                    processing_ms=processing, failure=None, settings=inputs.settings, horizon_ms=horizon)
+    limit = _in_flight_limit(inputs)
+    base = measured_workload(inputs)
+    simulated = base.consumers
     steady = simulate(base)
     rate = steady_rate(steady)
     crashed = summarize(simulate(replace(base, failure="crash", failing_member="C1",

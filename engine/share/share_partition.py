@@ -21,7 +21,7 @@ Kafka's terms):
 - AVAILABLE records between the fetch offset and the first log batch read are archived: the log no longer
   holds them (KAFKA-17351).
 
-Worked example (run by ``tests/engine/test_worked_examples.py``): a log of two batches, A takes them all, B's
+Worked example (run by ``tests/test_worked_examples.py``): a log of two batches, A takes them all, B's
 fetch finds nothing to re-deliver; A crashes, its lock runs out at 30,000 ms and B gets the records again
 with their delivery count raised to 2::
 

@@ -145,17 +145,18 @@ def main(argv: list[str]) -> int:
 
 
 def run(config: LoadConfig, output: str, options: SessionOptions) -> LoadResult:
-    """Estimate the work (``engine.budgets.check_load``: over the ceiling, one line and nothing starts; in local
-    mode from the input's bytes, elsewhere only this machine's part: Spark's start and the consumers'
-    assignments), check where the input is, start (or join) Spark, ship ``engine``, run the job."""
-    from engine.budgets import check_load
+    """Estimate the work (``engine.cost.estimate_load``, admitted under ``CLI_CEILING``: over it, one line and
+    nothing starts; in local mode from the input's bytes, elsewhere only this machine's part: Spark's start and the
+    consumers' assignments), check where the input is, start (or join) Spark, ship ``engine``, run the job."""
+    from engine.cost import CLI_CEILING, admit, estimate_load
     from engine.spark import job
     from engine.spark.io import input_bytes, precheck
     from engine.spark.session import get_session, runs_elsewhere, session_mode, ship_engine
 
     mode = session_mode(options)
     size = input_bytes(config.input) if mode == "local" else None  # elsewhere, the cluster reads the bytes
-    check_load(size, config.fmt, config.partitions, len(config.consumers), len(config.strategies))
+    admit(estimate_load(size, config.fmt, config.partitions, len(config.consumers), len(config.strategies)),
+          CLI_CEILING, "load")
     if mode != "submit":  # known before Spark starts: fail fast on a missing or unreadable file
         precheck(config.input, config.fmt, config.columns, remote=mode != "local")
     spark = get_session(options)

@@ -23,8 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from engine.common.config_def import INT_MAX
 from engine.errors import ScenarioError
-from engine.storage.log_config import INT_MAX, OFFSET_ENTRY_SIZE, TIME_ENTRY_SIZE
+from engine.storage.log_config import OFFSET_ENTRY_SIZE, TIME_ENTRY_SIZE
 
 NO_TIMESTAMP: Final = -1  # RecordBatch.NO_TIMESTAMP
 

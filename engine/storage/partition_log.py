@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.budgets import check_log
+from engine.cost import CLI_CEILING, admit, estimate_partition_log
 from engine.errors import LimitError, ScenarioError
 from engine.release import model
 from engine.storage import cleaner
@@ -328,8 +328,25 @@ def workload_from(raw: Any) -> Workload:
     return Workload(**raw).validate()
 
 
-def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, dict[str, Any]]:
-    """The whole run: appends, actions, lookups.  Returns the run and the JSON result."""
+@dataclass(frozen=True)
+class LogSpec:
+    """A ``log`` input read and bounded: the config, the batches to append, whether retention runs while
+    appending, the actions, the lookups (read as they run) and whether the answer carries frames."""
+
+    config: LogConfig
+    batches: list[tuple[int, Batch]]
+    retention_checks: bool
+    actions: list[Any]
+    lookups: Any
+    frames: bool
+
+    @property
+    def records(self) -> int:
+        return sum(len(records) for _, records in self.batches)
+
+
+def parse_log_spec(spec: Any) -> LogSpec:
+    """The input document (see the module docstring) read and bounded, before any work."""
     if not isinstance(spec, dict):
         raise ScenarioError(f"input: expected an object, got {type(spec).__name__}")
     unknown = sorted(set(spec) - {"config", "workload", "batches", "actions", "lookups", "frames"})
@@ -347,10 +364,20 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
     actions = spec.get("actions", [])
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
         raise LimitError(f"actions: a list of at most {MAX_ACTIONS}")
-    check_log(sum(len(records) for _, records in batches), len(batches), len(actions))  # docs/command-line.md, "Limits"
-    run = run_appends(config, batches, checks)
+    return LogSpec(config, batches, checks, actions, spec.get("lookups"), bool(spec.get("frames")))
+
+
+def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, dict[str, Any]]:
+    """The whole run: appends, actions, lookups.  Returns the run and the JSON result."""
+    return run_log(parse_log_spec(spec), with_frames)
+
+
+def run_log(spec: LogSpec, with_frames: bool = False) -> tuple[LogRun, dict[str, Any]]:
+    """A read input's run (``parse_log_spec``): appends, actions, lookups; the run and the JSON result."""
+    config = spec.config
+    run = run_appends(config, spec.batches, spec.retention_checks)
     results, checkpoint = [], None
-    for action in actions:
+    for action in spec.actions:
         result, checkpoint = apply_action(run.log, action, checkpoint)
         if "_detail" in result:
             run.compactions.append(result.pop("_detail"))
@@ -367,9 +394,9 @@ def simulate(spec: dict[str, Any], with_frames: bool = False) -> tuple[LogRun, d
         "rolls": [vars(r) | {"reasons": list(r.reasons)} for r in log.rolls],
         "deleted_by_retention_checks": run.deleted_during,
         "actions": results,
-        "lookups": lookups(log, spec.get("lookups")),
+        "lookups": lookups(log, spec.lookups),
     }
-    if with_frames or spec.get("frames"):
+    if with_frames or spec.frames:
         out["frames"] = run.frames
     return run, out
 
@@ -397,8 +424,11 @@ SEED_133: Final = {
 
 
 def cli_log(document: Any) -> dict[str, Any]:
-    """``python -m engine log``: one input object -> the result object (batchable)."""
-    return simulate(document)[1]
+    """``python -m engine log``: one input object -> the result object (batchable), its work admitted under the
+    command line's ceiling before it runs."""
+    spec = parse_log_spec(document)
+    admit(estimate_partition_log(spec.records, len(spec.batches), len(spec.actions)), CLI_CEILING, "log")
+    return run_log(spec)[1]
 
 
 def lookup_story(found: dict[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """Auto-detection: one paste may hold several tools' outputs; each line goes to the parser it belongs to.
 
-A line is recognised by its shape: a ``kafka-consumer-groups.sh`` header starts a table that runs to
-the next blank line; ``Topic: ... PartitionCount:`` / ``Topic: ... Partition:`` lines are
+A line is recognised by its shape: a ``kafka-consumer-groups.sh`` or ``kafka-streams-groups.sh`` header
+starts a table that runs to the next blank line; ``Topic: ... PartitionCount:`` / ``Topic: ... Partition:`` lines are
 ``kafka-topics.sh --describe``; a line starting with ``{`` starts a JSON document (``kafka-log-dirs.sh``
 or a reassignment plan, told apart by their keys); ``broker,rack`` lines give racks.  The tools' own
 preamble and heading lines are known too.  Any other line is listed as unused with its number; a paste
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import LimitError
-from engine.tools import consumer_groups, log_dirs, racks, reassignment, topics
+from engine.tools import consumer_groups, log_dirs, racks, reassignment, streams_groups, topics
 from engine.tools.records import MAX_TEXT_BYTES, Imported, PasteError, Unused, line_error
 
 SOURCES = {
@@ -29,6 +29,9 @@ SOURCES = {
     "members": "kafka-consumer-groups.sh --describe --members",
     "state": "kafka-consumer-groups.sh --describe --state",
     "message": "kafka-consumer-groups.sh messages",
+    "streams_members": "kafka-streams-groups.sh --describe --members",
+    "streams_offsets": "kafka-streams-groups.sh --describe --offsets",
+    "streams_message": "kafka-streams-groups.sh messages",
     "topics": "kafka-topics.sh --describe",
     "log_dirs": "kafka-log-dirs.sh --describe",
     "plan": "kafka-reassign-partitions.sh plan",
@@ -36,7 +39,8 @@ SOURCES = {
 }
 KNOWN_LINES = (*log_dirs.PREAMBLE, *reassignment.OTHER_LINES)
 EXPECTED = (
-    "kafka-consumer-groups.sh --describe [--members [--verbose] | --state], kafka-topics.sh --describe, "
+    "kafka-consumer-groups.sh --describe [--members [--verbose] | --state], kafka-streams-groups.sh --describe "
+    "[--members] [--verbose], kafka-topics.sh --describe, "
     "kafka-log-dirs.sh --describe, a kafka-reassign-partitions.sh plan, or broker,rack lines"
 )
 
@@ -96,7 +100,13 @@ def _step(scan: _Scan, reader: topics.TopicsReader, i: int) -> int:
     kind = consumer_groups.table_kind(line)
     if kind is not None:
         return _table(scan, i, kind)
-    if consumer_groups.is_message(line):
+    kind = streams_groups.table_kind(line)
+    if kind is not None:
+        return _table(scan, i, kind)
+    if streams_groups.is_message(line):
+        streams_groups.read_message(scan.data, number, line)
+        scan.mark("streams_message", number, number)
+    elif consumer_groups.is_message(line):
         scan.group_hint = consumer_groups.read_message(scan.data, number, line)
         scan.mark("message", number, number)
     elif topics.is_topic_line(line):
@@ -119,13 +129,15 @@ def _step(scan: _Scan, reader: topics.TopicsReader, i: int) -> int:
 
 
 def _ends_table(line: str) -> bool:
-    """A line that cannot be a row of a consumer-groups table (rows run to the first such line)."""
+    """A line that cannot be a row of a consumer- or streams-groups table (rows run to the first such line)."""
     stripped = line.strip()
     return (
         not stripped
         or stripped.startswith(("$", "#", "{", *KNOWN_LINES))
         or consumer_groups.table_kind(line) is not None
         or consumer_groups.is_message(line)
+        or streams_groups.table_kind(line) is not None
+        or streams_groups.is_message(line)
         or topics.is_topic_line(line)
     )
 
@@ -135,7 +147,10 @@ def _table(scan: _Scan, i: int, kind: str) -> int:
     while j < len(scan.lines) and not _ends_table(scan.lines[j]):
         j += 1
     rows = [(k + 1, scan.lines[k]) for k in range(i + 1, j)]
-    consumer_groups.parse_table(scan.data, (i + 1, scan.lines[i]), rows, scan.group_hint)
+    if kind.startswith("streams_"):
+        streams_groups.parse_table(scan.data, (i + 1, scan.lines[i]), rows)
+    else:
+        consumer_groups.parse_table(scan.data, (i + 1, scan.lines[i]), rows, scan.group_hint)
     scan.mark(kind, i + 1, j)
     return j
 

@@ -112,12 +112,37 @@ class GroupInfo:
 
 
 @dataclass
+class StreamsMemberInfo:
+    """A stream thread as ``kafka-streams-groups.sh --describe --members`` shows it: its instance (``PROCESS``),
+    client id, and its tasks by kind (``ACTIVE``, ``STANDBY``, ``WARMUP``, with ``--verbose`` also
+    ``TARGET-ACTIVE``, ...), each as subtopology id -> partitions."""
+
+    member_id: str
+    process: str = ""
+    client_id: str = ""
+    tasks: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
+    line: int | None = None
+
+
+@dataclass
+class StreamsGroupInfo:
+    """A streams group (KIP-1071): its threads, and the input partitions ``--describe --offsets`` listed."""
+
+    group_id: str
+    state: str | None = None
+    members: dict[str, StreamsMemberInfo] = field(default_factory=dict)
+    partitions: dict[str, set[int]] = field(default_factory=dict)  # topic -> partitions, from the offsets view
+    line: int | None = None
+
+
+@dataclass
 class Imported:
     """Everything recognised in one paste (or one live read), merged across formats."""
 
     brokers: dict[int, str | None] = field(default_factory=dict)  # broker id -> rack
     topics: dict[str, TopicInfo] = field(default_factory=dict)
     groups: dict[str, GroupInfo] = field(default_factory=dict)
+    streams: dict[str, StreamsGroupInfo] = field(default_factory=dict)  # kafka-streams-groups.sh
     unused: list[Unused] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # "kafka-topics.sh --describe (lines 1-40)", ...
@@ -132,4 +157,10 @@ class Imported:
         info = self.groups.get(group_id)
         if info is None:
             info = self.groups[group_id] = GroupInfo(group_id)
+        return info
+
+    def streams_group(self, group_id: str) -> StreamsGroupInfo:
+        info = self.streams.get(group_id)
+        if info is None:
+            info = self.streams[group_id] = StreamsGroupInfo(group_id)
         return info

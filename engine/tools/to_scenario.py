@@ -12,6 +12,8 @@
 * Weights: partition sizes from ``kafka-log-dirs.sh`` when given, else the group's lag.
 * Share groups (``kafka-share-groups.sh --describe --members``): the scenario's ``group_type`` is
   ``"share"`` and a partition may be held by several members.
+* A streams group (``kafka-streams-groups.sh --describe --members``): a streams scenario from its threads and their
+  current tasks (``engine.tools.streams_groups``); nothing else is imported with it.
 * Everything else is in ``unused`` (with line numbers) or ``notes``; nothing is dropped silently.
 
 Worked example (asserted in tests/engine/tools/test_import_scenario.py): a members view of group ``g`` with
@@ -26,15 +28,17 @@ from typing import Any
 
 from engine.errors import ScenarioError
 from engine.scenario import Scenario, TopicPartition, check_current_assignment
-from engine.tools.records import GroupInfo, Imported, Unused
+from engine.tools.records import GroupInfo, Imported, StreamsGroupInfo, Unused
 from engine.tools.scenario_builder import build_scenario, check_topics
+from engine.tools.streams_groups import streams_scenario
 
 WEIGHT_SOURCES = ("auto", "size", "lag", "none")
 
 
 @dataclass(frozen=True)
 class ImportResult:
-    """The scenario and what came with it: the current assignment, unused input, notes."""
+    """The scenario and what came with it: the current assignment, unused input, notes; ``streams``: the streams
+    group it was made from (then ``group`` is None and the current tasks are in ``scenario.current_tasks``)."""
 
     scenario: Scenario
     group: GroupInfo | None
@@ -44,11 +48,12 @@ class ImportResult:
     unused: list[Unused] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    streams: StreamsGroupInfo | None = None
 
     def report(self) -> dict[str, Any]:
         """What the scenario file carries beside the scenario (``import``), credentials never among it."""
         group = self.group
-        return {
+        out = {
             "sources": list(self.sources),
             "group": None
             if group is None
@@ -79,6 +84,12 @@ class ImportResult:
                 for u in self.unused
             ],
         }
+        if self.streams is not None:
+            out["group"] = {"id": self.streams.group_id, "state": self.streams.state, "assignor": None,
+                            "protocol": "streams",
+                            "members": [{"id": m.member_id, "client_id": m.client_id, "process": m.process}
+                                        for m in self.streams.members.values()]}
+        return out
 
     def to_json(self, scenario_json: dict[str, Any]) -> dict[str, Any]:
         out = dict(scenario_json)  # scenario_to_json writes the checked current_assignment
@@ -346,6 +357,12 @@ def _with_current(scenario: Scenario, current: dict[str, list[TopicPartition]], 
 
 def to_scenario(data: Imported, group: str | None = None, weights: str = "auto") -> ImportResult:
     """The scenario for ``group`` (the only or first group when None); see the module docstring."""
+    if data.streams:
+        if weights not in ("auto", "none"):
+            raise ScenarioError(f"weights: a streams group import has none, got {weights!r}")
+        found = streams_scenario(data, group)
+        return ImportResult(found.scenario, None, {}, "none", sorted(data.streams), found.unused, found.notes,
+                            list(data.sources), found.group)
     notes, unused = list(data.notes), list(data.unused)
     chosen = choose_group(data, group, notes)
     names = _topic_names(data, chosen, unused)

@@ -1,5 +1,5 @@
 """The browser benchmark's pure parts, without a browser: generated groups and their share links, script runs
-read from websocket frames, /proc usage, percentiles, the tables and the verdicts on issue 13."""
+read from websocket frames, /proc usage, percentiles, the tables and the verdicts on the targets."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from bench.browser import (
     usage,
 )
 from engine.scenario import dumps_scenario
-from ui.state import decode_scenario
+from ui.frame.state import decode_scenario
 
 
 def test_groups_docstring_example() -> None:

@@ -28,8 +28,8 @@ from helpers import (
     url_path,
     wait_rendered,
 )
-from ui.i18n import LANGUAGES
-from ui.state import encode_scenario
+from ui.frame.state import encode_scenario
+from ui.text.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -147,7 +147,7 @@ def content_height_now(page) -> int:
 
 
 def test_large_preset_assignments_draws_one_strategy_readably(server: str, page) -> None:
-    """Issue 13 / issue 11 item 11: a big group draws the open tab's two charts (not twelve), every tick label
+    """A big group draws the open tab's two charts (not twelve), every tick label
     is at least 12 px and Plotly's mode bar covers no tick label (consumer names, topics)."""
     page.goto(f"{server}/Assignments?preset=large", timeout=PAGE_TIMEOUT_MS)
     wait_rendered(page)

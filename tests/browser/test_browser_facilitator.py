@@ -1,4 +1,4 @@
-"""Real browser, issue 11 (what a facilitator stumbles on): what only the browser shows.
+"""Real browser (what a facilitator stumbles on): what only the browser shows.
 
 * item 2: after an event is added on Rebalance, the step selector names the step the data shows (a keyed
   selectbox keeps its old label in the browser when only its labels change);

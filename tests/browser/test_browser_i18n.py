@@ -1,4 +1,4 @@
-"""Issue 16 in a real browser: a page opened with ``?lang=zh`` keeps the language when the sidebar's translated page
+"""In a real browser: a page opened with ``?lang=zh`` keeps the language when the sidebar's translated page
 list leads to another page, the switch brings English back, and a CSV download starts with a UTF-8 byte-order
 mark.  Every page's Chinese rendering is checked by ``test_browser.py`` (the switch, then the CJK text)."""
 

@@ -1,4 +1,4 @@
-"""Real browser, issue 16: the guided lessons end to end in English and lessons with every kind of step in
+"""Real browser: the guided lessons end to end in English and lessons with every kind of step in
 Chinese, presenter mode with the arrow keys, and the exports (a chart's PNG at presentation size, the offline
 HTML handout).
 
@@ -35,7 +35,7 @@ def answer(page, step: LessonStep, language: str) -> None:
         radio.get_by_text(step.answer, exact=True).click()
         wait_rendered(page)
     else:
-        field = page.locator('[data-testid="stNumberInput"] input').first
+        field = page.locator('[data-testid="stTextInput"] input').first
         field.fill(str(step.answer))
         field.press("Enter")
         wait_rendered(page)

@@ -79,7 +79,7 @@ def test_huge_member_count_is_refused_quickly() -> None:
     assert proc.returncode == 2 and "at most 20000 members" in proc.stderr
 
 
-# ------------------------------------------------------------------------- hostile input (issue 18)
+# ---------------------------------------------------------------------------------- hostile input
 
 
 @pytest.mark.parametrize("argv", [["bogus"], [], ["assign", "--foo"], ["assign", "a", "b"], ["hash", "-x"]],

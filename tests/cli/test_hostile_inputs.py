@@ -50,7 +50,7 @@ from helpers import REPO
 
 SEED = int(os.environ.get("KPL_SEED", 1818))
 MUTATIONS = {"assign": 120, "server-assign": 80, "share-assign": 60, "wheel": 60, "replicas": 60, "hash": 40,
-             "coordinator": 40, "produce": 60, "log": 30, "share-deliver": 60, "log-config": 60}
+             "coordinator": 40, "produce": 60, "log": 30, "share-deliver": 60, "log-config": 60, "streams-assign": 60}
 
 
 def run_in_process(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Outcome:
@@ -267,7 +267,7 @@ SCENARIO_PAYLOADS = [c.data or b"" for c in documents("assign", big=False)] + [
 
 @pytest.mark.parametrize("raw", SCENARIO_PAYLOADS, ids=range(len(SCENARIO_PAYLOADS)))
 def test_scenario_upload_paste_and_share_link_refuse_at_once(raw: bytes) -> None:
-    from ui.state import decode_scenario
+    from ui.frame.state import decode_scenario
 
     for decode in (
         loads_scenario,
@@ -281,7 +281,7 @@ def test_scenario_upload_paste_and_share_link_refuse_at_once(raw: bytes) -> None
 
 
 def test_share_link_refuses_garbage_and_bombs() -> None:
-    from ui.state import decode_scenario
+    from ui.frame.state import decode_scenario
 
     bomb = _share_code(b"[" + b" " * (64 * 2**20) + b"]")
     for code in ["", "!!!!", "A" * 10, "eJz", bomb, _share_code(b"[" * 100_000)]:
@@ -290,7 +290,7 @@ def test_share_link_refuses_garbage_and_bombs() -> None:
 
 
 def test_lone_surrogate_member_survives_save_and_share_link() -> None:
-    from ui.state import decode_scenario, encode_scenario
+    from ui.frame.state import decode_scenario, encode_scenario
 
     scenario = loads_scenario(
         json.dumps(

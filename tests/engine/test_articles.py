@@ -1,4 +1,4 @@
-"""Issue 25: the reference articles are named by their titles, and every correction says what kind it is (typo /
+"""The reference articles are named by their titles, and every correction says what kind it is (typo /
 out of date since a named Kafka release / wrong / right)."""
 
 from __future__ import annotations

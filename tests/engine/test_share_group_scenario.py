@@ -11,8 +11,8 @@ from engine.errors import ScenarioError
 from engine.presets import build_preset
 from engine.scenario import dumps_scenario, loads_scenario, parse_scenario
 from helpers import REPO
-from ui.builder import with_group_type
-from ui.state import decode_scenario, encode_scenario
+from ui.frame.state import decode_scenario, encode_scenario
+from ui.scenario.builder import with_group_type
 
 
 def test_group_type_round_trips_and_consumer_files_stay_as_they_were() -> None:
@@ -24,7 +24,7 @@ def test_group_type_round_trips_and_consumer_files_stay_as_they_were() -> None:
 
 
 def test_a_bad_group_type_is_one_line_naming_it() -> None:
-    with pytest.raises(ScenarioError, match="group_type: must be consumer or share, got 'queue'"):
+    with pytest.raises(ScenarioError, match="group_type: must be consumer, share or streams, got 'queue'"):
         parse_scenario({"topics": {"t": 1}, "members": [{"id": "a"}], "group_type": "queue"})
 
 

@@ -13,7 +13,7 @@ from engine.errors import ScenarioError
 from engine.presets import build_preset
 from engine.scenario import check_topic_name, is_legal_topic_name, parse_scenario
 from helpers import REPO, VECTORS
-from ui.builder import tables_to_scenario
+from ui.scenario.builder import tables_to_scenario
 
 LEGAL = ["t0", "orders.v2", "__consumer_offsets", "a-b_c.D9", "x" * 249, "..."]
 ILLEGAL = ["", ".", "..", "orders v2", "x" * 250, "café", "a/b", "<script>", "tab\there"]

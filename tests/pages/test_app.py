@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 from engine.presets import PRESETS, build_preset
 from engine.scenario import dumps_scenario, loads_scenario
 from helpers import REPO
-from ui.builder import members_frame, tables_to_scenario, topics_frame
-from ui.state import decode_scenario, encode_scenario
+from ui.frame.state import decode_scenario, encode_scenario
+from ui.scenario.builder import members_frame, tables_to_scenario, topics_frame
 
 APP = str(REPO / "app.py")
 
@@ -85,7 +85,7 @@ def test_pasted_json_loads_exactly_and_bad_json_is_reported_inline() -> None:
     dup = json.dumps({"topics": {"t0": 1}, "members": [{"id": "C1"}, {"id": "C1"}]})
     at.text_area(key="builder.json").set_value(dup).run()
     at.button(key="builder.load_json").click().run()
-    assert any("member 2, id: duplicate 'C1'" in e.value for e in at.error)  # 1-based on the pages (issue 11)
+    assert any("member 2, id: duplicate 'C1'" in e.value for e in at.error)  # 1-based on the pages
 
 
 def test_share_url_restores_the_scenario_in_a_fresh_session() -> None:

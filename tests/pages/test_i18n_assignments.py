@@ -1,4 +1,4 @@
-"""Issue 16: Assignments in Chinese beyond its first state: the librdkafka client at seed-d's second step (the
+"""Assignments in Chinese beyond its first state: the librdkafka client at seed-d's second step (the
 Java-vs-librdkafka note, the seed articles' callouts, the step labels) and the large preset's aggregated views
 with a drill-down, each with no English prose and nothing missing from the catalogue."""
 
@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from engine.presets import build_preset
 from helpers import REPO
 from support.i18n_pages import english_left
-from ui import i18n
+from ui.text import i18n
 
 
 def run_zh(preset: str, **state: Any) -> AppTest:

@@ -1,11 +1,11 @@
-"""Issue 16 on the home page: in Chinese, another preset, the import preview of pasted tool output and a refused
+"""On the home page: in Chinese, another preset, the import preview of pasted tool output and a refused
 scenario JSON show no English prose, and nothing asked of ``_()`` / ``tr()`` was missing."""
 
 from __future__ import annotations
 
 from helpers import TESTS
 from support.i18n_pages import english_left, run_page
-from ui import i18n
+from ui.text import i18n
 
 BUNDLE = (TESTS / "fixtures" / "kafka_tools" / "cluster_bundle.txt").read_text()
 

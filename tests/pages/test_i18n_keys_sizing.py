@@ -1,4 +1,4 @@
-"""Issue 16: Keys and Sizing in Chinese beyond their first run: the paste and upload key sources, the librdkafka
+"""Keys and Sizing in Chinese beyond their first run: the paste and upload key sources, the librdkafka
 partitioner choice and the inline errors on Keys; a pasted kafka-producer-perf-test.sh run, the ZooKeeper era with
 an over-the-limit count and an error on Sizing.  Each state shows no English prose and nothing asked of
 ``_()`` / ``tr()`` is missing."""
@@ -10,7 +10,7 @@ from test_page_sizing import CONSUMER_OUT, PRODUCER_OUT
 
 from engine import EngineError, keysample
 from support.i18n_pages import english_left, run_page
-from ui import i18n
+from ui.text import i18n
 
 
 def missing() -> list[str]:
@@ -30,7 +30,7 @@ def test_keys_sources_partitioners_and_errors_in_chinese() -> None:
     assert [e.value for e in at.error] == ["粘贴的消息键：没有找到消息键（每行一个键）"]
     at.radio(key="keys.source").set_value("upload").run()
     assert "上传文件后即可查看其中的消息键。" in [c.value for c in at.caption]
-    at.number_input(key="keys.sim_rate").set_value(1_000_000).run()
+    at.text_input(key="keys.sim_rate").set_value("1000000").run()
     at.slider(key="keys.sim_duration").set_value(20_000).run()
     assert any(e.value.startswith("messages_per_sec x duration：最多") for e in at.error)
     assert not at.exception and english_left(at) == [] and missing() == []

@@ -1,4 +1,4 @@
-"""Issue 16: every page, in Chinese, shows no English prose: each text the page renders (bodies, labels, help,
+"""Every page, in Chinese, shows no English prose: each text the page renders (bodies, labels, help,
 options, table headers, chart titles and axis labels) either has Chinese in it or is made only of Kafka's own
 terms, identifiers, numbers and the scenario's names; and nothing the page asked to translate was missing."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from support.i18n_pages import english_left, run_page
-from ui import i18n
-from ui.layout import page_files
+from ui.frame.layout import page_files
+from ui.text import i18n
 
 
 @pytest.mark.parametrize("path", page_files())
@@ -26,6 +26,6 @@ def test_the_check_sees_english() -> None:
 
 
 def test_the_check_reads_table_cells() -> None:
-    """Issue 25: dataframes are drawn on a canvas; the check reads the cell values the page sends."""
+    """Dataframes are drawn on a canvas; the check reads the cell values the page sends."""
     left = english_left(run_page("pages/9_Producer.py", "en"))
     assert any(t.startswith("request 1: ") for t in left)  # a cell of the events table, not a header

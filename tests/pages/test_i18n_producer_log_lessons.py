@@ -1,4 +1,4 @@
-"""Issue 16: Producer, Partition Log and Lessons in Chinese beyond their first run: the producer's presets, its
+"""Producer, Partition Log and Lessons in Chinese beyond their first run: the producer's presets, its
 notes, fault-line and transaction errors; the log's compaction, an offset out of range and a segment too small;
 every step of every lesson (check without an answer, check, reveal) and presenter mode.  Each state shows no
 English prose and nothing asked of ``_()`` / ``tr()`` is missing.
@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.lessons import course
 from support.i18n_pages import english_left, run_page
-from ui import i18n
+from ui.text import i18n
 
 
 def missing() -> list[str]:
@@ -47,13 +47,13 @@ def test_partition_log_compaction_and_errors_in_chinese() -> None:
     i18n.MISSING.clear()
     at = run_page("pages/10_Partition_Log.py", "zh")
     at.selectbox(key="log.policy").set_value("compact").run()
-    at.number_input(key="log.keys").set_value(20).run()
-    at.number_input(key="log.tombstone_every").set_value(7).run()
+    at.text_input(key="log.keys").set_value("20").run()
+    at.text_input(key="log.tombstone_every").set_value("7").run()
     assert "**在 616,740,000 毫秒执行日志压实**：已清理。" in [m.value for m in at.markdown]
     assert not at.exception and english_left(at) == [] and missing() == []
-    at.number_input(key="log.offset").set_value(10**9).run()
+    at.text_input(key="log.offset").set_value(str(10**9)).run()
     assert any(m.value.startswith("OffsetOutOfRangeException：偏移量 1,000,000,000 超出") for m in at.markdown)
-    at.number_input(key="log.segment_size").set_value(14).run()
+    at.text_input(key="log.segment_size").set_value("14").run()
     assert [e.value for e in at.error][0].startswith("RecordBatchTooLargeException：")
     assert not at.exception and english_left(at) == [] and missing() == []
 
@@ -74,7 +74,7 @@ def test_every_lesson_step_and_presenter_mode_in_chinese() -> None:
             elif step.kind == "choice":
                 at.radio(key=key).set_value(step.answer).run()
             else:
-                at.number_input(key=key).set_value(step.answer).run()
+                at.text_input(key=key).set_value(str(step.answer)).run()
             at.button(key="lessons.check").click().run()  # the reveal: verdict, explanation, article note
             assert [s.value for s in at.success][0].startswith("正确："), step.id
             assert not at.exception and english_left(at) == [], step.id

@@ -1,4 +1,4 @@
-"""Issue 16: the Group Protocol and Replicas pages in Chinese beyond their first state: a strategy vote with no
+"""The Group Protocol and Replicas pages in Chinese beyond their first state: a strategy vote with no
 common strategy (the rejected member's INCONSISTENT_GROUP_PROTOCOL and the upgrade without its first bounce),
 and a dead broker with the preferred-leader election, no racks and the --generate plan."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from support.i18n_pages import english_left, run_page
 from support.rendered_text import rendered_texts
-from ui import i18n
+from ui.text import i18n
 
 
 def _missing() -> list[str]:
@@ -18,7 +18,7 @@ def test_group_protocol_in_chinese_with_a_rejected_member_and_no_first_bounce() 
     i18n.MISSING.clear()
     at.text_area(key="protocol.lists").set_value("C0: range\nC1: cooperative-sticky")
     at.checkbox(key="protocol.skip_first").check()
-    at.number_input(key="protocol.heartbeat_ms").set_value(50_000)
+    at.text_input(key="protocol.heartbeat_ms").input("50000")
     at.run()
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]

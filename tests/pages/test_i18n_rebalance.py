@@ -1,4 +1,4 @@
-"""Issue 16: the Rebalance page in Chinese beyond its first screen: a timeline of events built on the page
+"""The Rebalance page in Chinese beyond its first screen: a timeline of events built on the page
 (a crash and rejoin, added partitions, a refused event), the steps it gives, the timeline that no longer fits
 another preset and the large preset's sampled animation show no English prose, and nothing asked of ``_()`` /
 ``tr()`` was missing."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from support.i18n_pages import english_left, run_page
-from ui import i18n
+from ui.text import i18n
 
 
 def test_the_rebalance_page_with_events_in_chinese() -> None:

@@ -4,7 +4,7 @@ caption, the release it follows, another draw, the controller's refusal and the 
 from __future__ import annotations
 
 from support.i18n_pages import english_left, run_page
-from ui import i18n
+from ui.text import i18n
 
 
 def _missing() -> list[str]:
@@ -18,7 +18,7 @@ def test_replicas_in_chinese_with_the_striped_placer_and_another_draw() -> None:
     assert not at.exception, at.exception
     assert at.radio(key="replicas.placer").value == "striped"
     captions = [c.value for c in at.caption]
-    assert any(c.startswith(f"new Random({at.number_input(key='replicas.seed').value})：机架顺序为 r1, r2, r3")
+    assert any(c.startswith(f"new Random({at.text_input(key='replicas.seed').value})：机架顺序为 r1, r2, r3")
                for c in captions), captions
     assert any("StripedReplicaPlacer" in c and "遵循" in c for c in captions), captions
     assert english_left(at) == []
@@ -32,12 +32,12 @@ def test_the_controllers_refusal_and_no_racks_in_chinese() -> None:
     at.run()
     assert any("无机架" in c.value for c in at.caption)
     assert english_left(at) == [] and _missing() == []
-    at.number_input(key="replicas.rf").set_value(7).run()
+    at.text_input(key="replicas.rf").input("7").run()
     assert not at.exception, at.exception
     assert [e.value for e in at.error] == [
         "Kafka 拒绝：InvalidReplicationFactorException：无法将分区复制 7 次："
         "目标副本因子 7 无法达到，因为只注册了 6 个 Broker。"]
-    for key, value in (("replicas.rf", 0), ("replicas.rf", 3), ("replicas.partitions", 0)):
-        at.number_input(key=key).set_value(value).run()
+    for key, value in (("replicas.rf", "0"), ("replicas.rf", "3"), ("replicas.partitions", "0")):
+        at.text_input(key=key).input(value).run()
         assert english_left(at) == [], (key, value)
     assert _missing() == []

@@ -1,4 +1,4 @@
-"""Issue 16: Timing Wheel and Load in Chinese beyond their first run: the wheel's three task sources, its step
+"""Timing Wheel and Load in Chinese beyond their first run: the wheel's three task sources, its step
 controls (the event log of a clock advance), the other insert order and its inline errors; Load's upload
 source and an inline error (a finished run needs Spark: tests/spark/test_i18n_load_run.py).  Each state shows
 no English prose and nothing asked of ``_()`` / ``tr()`` is missing."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from support.i18n_pages import english_left, run_page
-from ui import i18n
+from ui.text import i18n
 
 
 def missing() -> list[str]:
@@ -35,9 +35,10 @@ def test_wheel_sources_steps_and_errors_in_chinese() -> None:
     assert clean(at)
     at.radio(key="wheel.source").set_value("Random batch").run()
     assert any(c.value.startswith("60 个任务 · ") for c in at.caption)
-    at.number_input(key="wheel.random_count").set_value(5_000).run()
-    assert [e.value for e in at.error] == ["tasks：本页允许 0..2,000，实际为 5,000"]
-    at.number_input(key="wheel.random_count").set_value(60).run()
+    at.text_input(key="wheel.random_count").set_value("5000").run()
+    assert [e.value for e in at.error] == [
+        "任务：必须在 0..2,000 之间，实际为 5,000（不会被截断到范围内）。仍在使用 60。"]
+    at.text_input(key="wheel.random_count").set_value("60").run()
     at.radio(key="wheel.source").set_value("By hand").run()
     assert not at.error
     at.button(key="wheel.last").click().run()
@@ -47,7 +48,7 @@ def test_wheel_sources_steps_and_errors_in_chinese() -> None:
         "tasks[1].add_at_ms：时间不能倒退（须 >= 9，即上一个任务的加入时间），实际为 3"]
     at.text_area(key="wheel.hand").set_value("a, x").run()
     assert [e.value for e in at.error] == ["第 1 行：delay_ms 必须是整数，实际为 'x'"]
-    at.number_input(key="wheel.wheel_size").set_value(1).run()
+    at.text_input(key="wheel.wheel_size").input("1").run()
     assert at.error[0].value.startswith("wheel_size：必须在 2..")
     assert clean(at)
 

@@ -32,7 +32,10 @@ def metrics_table(at: AppTest):
     return next(d.value for d in at.dataframe if "strategy" in d.value.columns).set_index("strategy")
 
 
-@pytest.mark.parametrize("key", list(PRESETS))
+CONSUMER_OR_SHARE = [k for k in PRESETS if build_preset(k).group_type != "streams"]  # streams: test_page_streams.py
+
+
+@pytest.mark.parametrize("key", CONSUMER_OR_SHARE)
 def test_every_preset_shows_the_engine_metrics(key: str, first_run: Callable[..., AppTest]) -> None:
     at = rendered(first_run, key)
     table = metrics_table(at)
@@ -90,7 +93,7 @@ def test_config_line_and_downloads() -> None:
     at.selectbox(key="assign.config_strategy").set_value("cooperative-sticky").run()
     assert at.code[0].value == config_line("cooperative-sticky")
     assert "CooperativeStickyAssignor" in at.code[0].value
-    assert len(at.get("download_button")) == 4  # CSV, JSON, the HTML handout (issue 16), the config line
+    assert len(at.get("download_button")) == 4  # CSV, JSON, the HTML handout, the config line
 
 
 def test_downloads_are_built_on_click_from_the_cache_even_after_it_dropped_the_results(monkeypatch) -> None:
@@ -104,7 +107,7 @@ def test_downloads_are_built_on_click_from_the_cache_even_after_it_dropped_the_r
     from streamlit.runtime.media_file_manager import MediaFileManager
 
     from engine.consumer.assignment import assignment_to_json
-    from ui import memo
+    from ui.runtime import memo
 
     registered: dict[str, Callable[[], object]] = {}
     real = MediaFileManager.add_deferred
@@ -150,13 +153,13 @@ def test_seed_d_server_assignors_equal_server_assign_at_every_step() -> None:
 
 
 def test_real_member_ids_get_short_labels_with_the_full_id_on_hover() -> None:
-    """Issue 25: real member ids (client.id-UUID, 60 characters) wreck the grid's and the bars' axes: the
+    """Real member ids (client.id-UUID, 60 characters) wreck the grid's and the bars' axes: the
     charts label consumers by client.id, the full id stays the category (hover) and an option shows it."""
     import json
 
     from engine.consumer.member_ids import short_labels
     from engine.scenario import parse_scenario
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
 
     ids = ["consumer-orders-service-1-87751d4c-a850-4e2c-84dc-da6a797d76de",
            "consumer-orders-service-2-61b339ff-2481-44e5-998b-88dbaa99e079",
@@ -186,7 +189,7 @@ def test_real_member_ids_get_short_labels_with_the_full_id_on_hover() -> None:
 
 
 def test_the_migration_caption_does_not_claim_kafka_maps_strategies() -> None:
-    """Issue 25: Kafka maps no client strategy to a server assignor; the caption names the closest
+    """Kafka maps no client strategy to a server assignor; the caption names the closest
     group.remote.assignor to choose, from the strategy registry."""
     from engine.consumer.strategies import strategies
 

@@ -1,4 +1,4 @@
-"""Issue 11 item 7: seed-a has its "article says / Kafka does" callout, every callout's "Kafka does" is what the
+"""Seed-a has its "article says / Kafka does" callout, every callout's "Kafka does" is what the
 engine computes, and a callout sits next to (right above) the grid it explains, not below the fold."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_seed_a_callout_sits_above_the_grids() -> None:
     texts = [w.value for w in at.warning]
     named = "《如何确定Kafka的分区数、key和consumer线程数》 (out of date since Kafka 0.9) says"  # by title, verdict
     assert any(named in t and "C0: t0-0, t0-1, t0-2, t0-3" in t for t in texts), texts
-    assert not any("min()'s" in t for t in texts)  # min is commutative: no "swapped arguments" (issue 25)
+    assert not any("min()'s" in t for t in texts)  # min is commutative: no "swapped arguments"
     kinds = [n.type for n in in_order(at.main, [])]
     first_chart = kinds.index("plotly_chart")
     callout = next(i for i, n in enumerate(in_order(at.main, [])) if n.type == "warning"

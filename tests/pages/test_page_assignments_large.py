@@ -1,4 +1,4 @@
-"""Assignments on a big group (issue 13): one strategy drawn at a time, aggregated views, drill-down."""
+"""Assignments on a big group: one strategy drawn at a time, aggregated views, drill-down."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The "Java client" / "librdkafka client" choice on Assignments, Rebalance and Keys (ui/client_choice.py)."""
+"""The "Java client" / "librdkafka client" choice on Assignments, Rebalance and Keys (ui/inputs/client_choice.py)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_the_link_carries_the_client_to_keys_and_its_default_partitioner() -> No
 
 def test_where_real_librdkafka_crashes_the_page_says_why() -> None:
     from engine.scenario import parse_scenario
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
 
     def members(m0: list[str]) -> list[dict[str, Any]]:
         return [{"id": "m0", "topics": m0}, {"id": "m1", "topics": ["t0", "t1"], "rack": "r0"}]
@@ -82,7 +82,7 @@ def test_where_real_librdkafka_crashes_the_page_says_why() -> None:
 
 
 def test_the_client_switch_gives_a_verdict_and_a_preset_where_the_clients_differ() -> None:
-    """Issue 25: "same here" or "differs on N partitions", counted by the engine; on mixed-static (a half-done
+    """"same here" or "differs on N partitions", counted by the engine; on mixed-static (a half-done
     move to static membership) Java's and librdkafka's range and roundrobin differ, so it can be taught."""
     from engine.comparison import Assignor, outcomes
     from engine.presets import build_preset
@@ -113,8 +113,8 @@ def test_a_dear_comparison_with_the_other_client_is_named_not_computed(monkeypat
 
     from engine.scenario import parse_scenario
     from helpers import REPO
-    from ui import offload
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
+    from ui.runtime import offload
 
     submitted: list[Any] = []
     real = offload.POOL.submit

@@ -1,4 +1,4 @@
-"""The Compare page (issue 16: "a compare view of any two choices side by side"): two assignors, Java vs
+"""The Compare page ("a compare view of any two choices side by side"): two assignors, Java vs
 librdkafka, two partition counts, and the partitions whose owner differs, computed by the engine."""
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ def test_two_partition_counts_and_java_vs_librdkafka() -> None:
     at = open_page("12_Compare.py", preset="seed-a")
     at.selectbox(key="compare.right").set_value("java:range").run()
     assert differing(at) == 0  # the same choice twice: nothing differs
-    at.number_input(key="compare.right_partitions").set_value(12).run()
+    at.text_input(key="compare.right_partitions").input("12").run()
     assert not at.exception and not at.error
     scenario = build_preset("seed-a")
     left = outcomes(scenario, CLIENT["range"])[0].assignment
     right = outcomes(scenario_for(scenario, Choice(CLIENT["range"], 12)), CLIENT["range"])[0].assignment
     assert differing(at) == len(owner_differences(left, right)) > 0
     assert "t0-11" in set(owners_table(at)["partition"])
-    at.number_input(key="compare.right_partitions").set_value(0).run()
+    at.text_input(key="compare.right_partitions").input("0").run()
     at.selectbox(key="compare.right").set_value("librdkafka:range").run()
     assert not at.exception and not at.error
     assert differing(at) == 0  # librdkafka's range equals Java's on a single-topic group
@@ -59,6 +59,6 @@ def test_a_partition_count_out_of_range_is_refused_naming_it() -> None:
 def test_both_sides_are_in_the_share_link() -> None:
     at = open_page("12_Compare.py")
     at.selectbox(key="compare.left").set_value("server:uniform").run()
-    at.number_input(key="compare.right_partitions").set_value(6).run()
+    at.text_input(key="compare.right_partitions").input("6").run()
     assert "server:uniform" in str(at.query_params["compare.left"])
     assert "6" in str(at.query_params["compare.right_partitions"])

@@ -1,4 +1,4 @@
-"""Group Protocol's rolling restart replays each strategy and membership kind once (issue 11 item 10).
+"""Group Protocol's rolling restart replays each strategy and membership kind once.
 
 The page used to replay the restart twice (once for the comparison rows, once for the timelines): on the
 large preset that doubled its script time.
@@ -10,7 +10,7 @@ import pytest
 
 import engine.consumer.group as group
 from helpers import open_page
-from ui import memo
+from ui.runtime import memo
 
 
 def test_rolling_restart_replays_each_strategy_and_membership_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,7 +53,7 @@ def test_the_page_says_a_restart_is_too_large_as_a_warning_and_keeps_the_rest() 
     at.run()
     assert not at.exception and not at.error
     assert any("over the dashboard's ceiling" in w.value and "200 members restarted" in w.value
-               for w in at.warning)  # the cost model's one line (ui.offload), before any replay
+               for w in at.warning)  # the cost model's one line (ui.runtime.offload), before any replay
     assert at.get("plotly_chart")  # the sequence diagram is still drawn
 
 

@@ -73,8 +73,9 @@ def test_paste_preview_then_replace() -> None:
     assert "import.data" not in at.session_state
 
 
-def test_the_imported_group_works_on_every_page() -> None:
-    at = paste(home(), BUNDLE)
+@pytest.mark.parametrize("fixture", ["cluster_bundle.txt", "streams_group_42.txt"])
+def test_the_imported_group_works_on_every_page(fixture: str) -> None:
+    at = paste(home(), (FIXTURES / fixture).read_text())
     at.button(key="import.apply").click().run()
     expected = at.session_state["scenario.current"]
     for page in sorted(p.name for p in (REPO / "pages").glob("*.py")):
@@ -129,6 +130,57 @@ def test_choosing_among_groups() -> None:
     assert metrics(at)["Consumers"] == "4"
 
 
+def test_a_streams_group_preview_shows_its_threads_and_what_was_inferred() -> None:
+    text = (FIXTURES / "streams_group_42.txt").read_text()
+    at = paste(home(), text)
+    assert not at.exception and not at.error
+    assert metrics(at) == {"Topics": "3", "Partitions": "15", "Stream threads": "4", "Application instances": "2"}
+    assert not any(r.label == "Partition weights" for r in at.radio)  # a streams scenario has none
+    threads = table(at, "standby")
+    assert list(threads["member id"])[0] == "J2x9QnVfRkOe4gYb7LmZ1w"
+    assert list(threads["active"])[0] == "0_0, 0_3, 1_0" and list(threads["standby"])[0] == "0_2"
+    assert list(threads["process"])[2] == "1f9e8d7c-6b5a-4c3d-a2e1-f0a9b8c7d6e5"
+    assert any("Streams group 'orders-enricher': subtopologies 0, 1." in c.value for c in at.caption)
+    infos = [i.value for i in at.info]
+    assert any(i.startswith("stateful is inferred") for i in infos)
+    assert any(i.startswith("num.standby.replicas is inferred as 1") for i in infos)
+    assert any(i.startswith("source topics matched by partition count") for i in infos)
+    at.button(key="import.apply").click().run()
+    assert not at.exception
+    current = at.session_state["scenario.current"]
+    assert current == to_scenario(parse_text(text)).scenario
+    assert current.group_type == "streams" and len(current.current_tasks) == 4
+
+
+@pytest.mark.parametrize("offsets", [True, False])
+def test_a_streams_group_preview_in_chinese(offsets: bool) -> None:
+    """Without the offsets view, the subtopologies read placeholder topics, and the preview says so."""
+    from streamlit.testing.v1 import AppTest
+
+    from support.i18n_pages import english_left
+    from ui.text import i18n
+
+    text = (FIXTURES / "streams_group_42.txt").read_text()
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=120)
+    at.query_params["lang"] = "zh"
+    i18n.MISSING.clear()
+    at = paste(at.run(), text if offsets else text.split("\n\n")[0])
+    assert not at.exception and not at.error
+    infos = [i.value for i in at.info]
+    assert any(i.startswith("是否有状态是推断的") for i in infos)
+    placeholder = "kafka-streams-groups.sh 不打印子拓扑读取哪些主题：2 个子拓扑各读取一个以它命名的占位主题"
+    assert any(i.startswith(placeholder) for i in infos) is not offsets
+    assert english_left(at) == [] and sorted(m for lang, m in i18n.MISSING if lang == "zh") == []
+
+
+def test_two_streams_groups_are_refused_in_one_line() -> None:
+    text = (FIXTURES / "streams_group_42.txt").read_text()
+    at = paste(home(), text + "\n" + text.replace("orders-enricher ", "billing-app     "))
+    assert [e.value for e in at.error] == [
+        "2 streams groups in the input ('billing-app', 'orders-enricher'): paste one group's "
+        "kafka-streams-groups.sh output at a time"]
+
+
 @pytest.fixture
 def cluster():
     pytest.importorskip("confluent_kafka")
@@ -143,14 +195,10 @@ def cluster():
 def connect(at: Any, **fields: Any) -> Any:
     generation = at.session_state["import.generation"] if "import.generation" in at.session_state else 0
     for name, value in fields.items():
-        widget = (
-            at.selectbox
-            if name in ("protocol", "mechanism")
-            else at.number_input
-            if name == "timeout"
-            else at.text_input
-        )(key=f"import.f{generation}.{name}")
-        widget.set_value(value)
+        widget = (at.selectbox if name in ("protocol", "mechanism") else at.text_input)(
+            key=f"import.f{generation}.{name}"
+        )
+        widget.set_value(str(value) if name == "timeout" else value)
     return button(at, "Read the cluster").click().run()
 
 

@@ -29,7 +29,7 @@ def test_pasted_keys_match_the_engine(app: AppTest) -> None:
     app.radio(key="keys.source").set_value("paste").run()
     keys = ["21", "foobar", "user-1", "user-2", "<null>"]
     app.text_area(key="keys.paste").set_value("\n".join(keys)).run()
-    app.number_input(key="keys.partitions").set_value(50).run()
+    app.text_input(key="keys.partitions").input("50").run()
     app.multiselect(key="keys.partitioners").set_value(["java"]).run()
     assert not app.exception and not app.error
     skew_table = app.dataframe[0].value
@@ -58,7 +58,7 @@ def test_no_partitioner_chosen(app: AppTest) -> None:
 
 
 def test_simulation_limit_is_reported_inline(app: AppTest) -> None:
-    app.number_input(key="keys.sim_rate").set_value(1_000_000).run()
+    app.text_input(key="keys.sim_rate").set_value("1000000").run()
     app.slider(key="keys.sim_duration").set_value(20_000).run()
     assert not app.exception
     assert any("records" in e.value for e in app.error)
@@ -66,15 +66,15 @@ def test_simulation_limit_is_reported_inline(app: AppTest) -> None:
 
 def test_coordinator_tab_uses_java_hashcode(app: AppTest) -> None:
     app.text_area(key="keys.group_ids").set_value("my-group\n\npolygenelubricants").run()
-    app.number_input(key="keys.offsets_partitions").set_value(50).run()
+    app.text_input(key="keys.offsets_partitions").input("50").run()
     frame = app.dataframe[-1].value
     assert frame["__consumer_offsets partition"].tolist() == [12, 0]
     assert frame["String.hashCode()"].tolist() == [-1906497762, -(2**31)]
 
 
 def test_remap_metric_follows_target(app: AppTest) -> None:
-    app.number_input(key="keys.partitions").set_value(6).run()
-    app.number_input(key="keys.remap_to").set_value(7).run()
+    app.text_input(key="keys.partitions").input("6").run()
+    app.text_input(key="keys.remap_to").input("7").run()
     metric = next(m for m in app.metric if m.label == "Keys that move 6 -> 7")
     keys = pa.array([f"user-{i}" for i in range(3)])  # sanity: the engine agrees on a tiny sample
     assert remap_share(keys, 6, 6) == 0.0
@@ -82,16 +82,16 @@ def test_remap_metric_follows_target(app: AppTest) -> None:
 
 
 def test_the_remap_caption_states_min_over_lcm(app: AppTest) -> None:
-    """Issue 25: 12 -> 16 keeps min(12, 16) / lcm(12, 16) = 12/48 of the keys (25%); the caption says so, not
+    """12 -> 16 keeps min(12, 16) / lcm(12, 16) = 12/48 of the keys (25%); the caption says so, not
     "about 1 - 1/M"."""
-    app.number_input(key="keys.partitions").set_value(12).run()
-    app.number_input(key="keys.remap_to").set_value(16).run()
+    app.text_input(key="keys.partitions").input("12").run()
+    app.text_input(key="keys.remap_to").input("16").run()
     caption = next(c.value for c in app.caption if "lcm" in c.value)
     assert "12 -> 16 keeps 1/4 (25.0%) and moves 75.0%" in caption and "1 - 1/M" not in caption
 
 
 def test_null_key_panels_give_a_broker_one_colour_everywhere(app: AppTest) -> None:
-    """Issue 25: one legend for three panels, so broker b has the same colour in each (KIP-480's 'slowest broker'
+    """One legend for three panels, so broker b has the same colour in each (KIP-480's 'slowest broker'
     area is broker 0's colour, not another one's)."""
     import json
 

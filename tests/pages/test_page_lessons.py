@@ -1,4 +1,4 @@
-"""Guided lessons (issue 16): every step checked with a wrong and a right answer, URL resume, the course's answers.
+"""Guided lessons: every step checked with a wrong and a right answer, URL resume, the course's answers.
 
 The right answers are derived by hand (the worked examples of the engine's modules and seed vectors), so a
 change in the engine that breaks a lesson fails here, not only in the page.
@@ -47,6 +47,13 @@ EXPECTED = {  # step id -> the answer Kafka gives (hand-derived)
     "lag.cooperative": 750,  # C1's 3 partitions, from its leave at 1,000 ms to round 1's end at 3,500 ms
     "eos.committed": 3,  # T1's two records and the plain one
     "eos.lso": 2,  # T1's open send on partition 1
+    # the streams group (engine/coordinator/streams): one subtopology reading topics of 6 and 4 partitions
+    "streams.tasks": 6,  # max(6, 4)
+    "streams.threads": 6,  # 6 tasks on 5 instances x 2 threads: one thread per task
+    "streams.standbys": 6,  # 6 stateful tasks x 1 standby, 3 instances: every one placed
+    "streams.alone": 0,  # one instance never holds two copies of a task
+    "streams.restart": 2,  # app-2's 0_2 and 0_4 go to the threads that held their standbys
+    "streams.rejoin": 2,  # 6 tasks on 6 threads again: one each for app-2's two threads
     # the share group (engine/coordinator/simple.py): 8 members on 3 partitions, D = ceil(8 / 3) = 3 members each
     "share.readers": 3,
     "share.two": 1,  # 9 memberships over 8 members: desired counts 2, 1, 1, 1, 1, 1, 1, 1
@@ -70,12 +77,12 @@ def test_texts_cover_every_step_in_both_languages() -> None:
     """Every lesson string has a Chinese translation with the same placeholders (the facts filled in)."""
     from babel.messages.extract import extract_from_file
 
-    from ui.i18n import catalog
-    from ui.lessons_text import step_ids
+    from ui.lessons.texts import step_ids
+    from ui.text.i18n import catalog
 
     assert step_ids() == {s.id for lesson in course() for s in lesson.steps}
     zh = catalog("zh")
-    files = ["ui/lessons_text.py", "ui/lessons.py", "ui/presenter.py", "pages/11_Lessons.py"]
+    files = ["ui/lessons/texts.py", "ui/lessons/lesson_state.py", "ui/frame/presenter.py", "pages/11_Lessons.py"]
     ids = {m[1] for f in files for m in extract_from_file("python", str(REPO / f), keywords={"_": None})}
     assert len(ids) > 60
     for english in ids:
@@ -106,8 +113,10 @@ def _right(step) -> object:
 
 def _answer(at, step, value) -> None:
     key = f"lessons.answer.{step.id}"
-    widget = {"partitions": at.multiselect, "choice": at.radio}.get(step.kind, at.number_input)(key=key)
-    widget.set_value(value).run()
+    if step.kind == "number":
+        at.text_input(key=key).set_value(str(int(value))).run()
+    else:
+        {"partitions": at.multiselect, "choice": at.radio}[step.kind](key=key).set_value(value).run()
     at.button(key="lessons.check").click().run()
     assert not at.exception, at.exception
 

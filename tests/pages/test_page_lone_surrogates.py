@@ -2,7 +2,7 @@
 
 A member id ``"C\\ud800x"`` made Assignments, Rebalance and Compare show an exception instead of their content
 (a select box's options, a table's cells and the sidebar's text could not be encoded as UTF-8).  Each page now
-shows the id as the command line writes it, ``C\\ud800x`` (``ui.display``), in English and in Chinese, and a
+shows the id as the command line writes it, ``C\\ud800x`` (``ui.text.display``), in English and in Chinese, and a
 select box still answers the real id."""
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ def _link(preset: str, old: str, new: str) -> str:
     """The share link code (``?s=``) of ``preset`` with the name ``old`` replaced by ``new``."""
     from engine.presets import build_preset
     from engine.scenario import parse_scenario, scenario_to_json
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
 
     return encode_scenario(parse_scenario(_swapped(scenario_to_json(build_preset(preset)), old, new)))
 
 
 def _opened(page: str, code: str, language: str, state: dict[str, Any] | None = None) -> AppTest:
-    from ui import i18n
+    from ui.text import i18n
 
     at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=180)
     at.session_state[i18n.STATE_KEY] = language
@@ -159,7 +159,7 @@ def test_a_scenario_name_with_a_lone_surrogate(page: str) -> None:
     """The sidebar shows the scenario's name (a custom scenario): escaped like an id."""
     from engine.presets import build_preset
     from engine.scenario import parse_scenario, scenario_to_json
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
 
     document = scenario_to_json(build_preset("seed-d")) | {"name": "orders \udc00 group"}
     at = _opened(page, encode_scenario(parse_scenario(document)), "en")
@@ -186,7 +186,7 @@ def test_a_topic_name_with_a_lone_surrogate(language: str) -> None:
     for member in subscribed["members"]:
         member["topics"].append("t\udc00y")
     from engine.scenario import parse_scenario
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
 
     code = encode_scenario(parse_scenario(_swapped(subscribed, "C3", LONE)))
     for page in ("1_Assignments.py", "2_Rebalance.py", "12_Compare.py"):

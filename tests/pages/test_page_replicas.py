@@ -29,7 +29,7 @@ def expected_rows(assignment: dict[int, list[int]]) -> tuple[list[str], list[int
 def test_the_default_is_a_kraft_controllers_placement_with_its_seed_and_release() -> None:
     at = page()
     assert at.radio(key="replicas.placer").value == "striped"
-    assert at.number_input(key="replicas.seed").value == 42
+    assert at.text_input(key="replicas.seed").value == "42"
     expected = place_striped([UsableBroker(b.id, b.rack) for b in RACKED], 12, 3, 42).assignment
     assert matrix(at) == expected_rows(expected)
     captions = [c.value for c in at.caption]
@@ -44,7 +44,7 @@ def test_another_draw_picks_a_new_seed_and_its_placement() -> None:
     at = page()
     at.button(key="replicas.redraw").click().run()
     assert not at.exception
-    seed = at.number_input(key="replicas.seed").value
+    seed = int(at.text_input(key="replicas.seed").value)
     assert seed != 42  # one chance in 2**31 of drawing 42 again
     expected = place_striped([UsableBroker(b.id, b.rack) for b in RACKED], 12, 3, seed).assignment
     assert matrix(at) == expected_rows(expected)
@@ -78,15 +78,15 @@ def test_kill_broker_moves_leadership_and_election_restores() -> None:
 
 def test_kafka_errors_and_decommission_plans() -> None:
     at = page()
-    at.number_input(key="replicas.rf").set_value(7).run()
+    at.text_input(key="replicas.rf").input("7").run()
     assert [e.value for e in at.error] == [
         "Kafka refuses: InvalidReplicationFactorException: Unable to replicate the partition 7 time(s): The target "
         "replication factor of 7 cannot be reached because only 6 broker(s) are registered."]
-    at.number_input(key="replicas.rf").set_value(3).run()
+    at.text_input(key="replicas.rf").input("3").run()
     plans = at.dataframe[1].value.set_index("plan")
     assert plans.loc["minimal moves", "replica moves"] == 6  # broker 5 holds 12 * 3 / 6 replicas
     assert plans.loc["kafka-reassign-partitions --generate", "replica moves"] >= 6
-    at.number_input(key="replicas.partitions").set_value(0).run()
+    at.text_input(key="replicas.partitions").input("0").run()
     assert any("InvalidPartitionsException: Number of partitions was set to an invalid non-positive value." in e.value
                for e in at.error)
     at.radio(key="replicas.placer").set_value("admin-utils").run()

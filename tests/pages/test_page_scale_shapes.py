@@ -1,4 +1,4 @@
-"""Issue 22's Kafka-scale groups as scenarios on Assignments and Rebalance (share links), within the dashboard's
+"""Kafka-scale groups as scenarios on Assignments and Rebalance (share links), within the dashboard's
 ceiling: each page computes off its script thread (a worker process) and draws the engine's answer.
 
 (a) 100 topics x 500 partitions, 500 members each on a random half of the topics; (b) 100 topics x 2,000
@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine.scenario import parse_scenario
 from helpers import REPO, kafka_scale_shape
-from ui.state import encode_scenario
+from ui.frame.state import encode_scenario
 
 pytestmark = [pytest.mark.slow, pytest.mark.minutes]  # handed out first: its unit is long
 

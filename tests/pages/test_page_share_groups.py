@@ -79,7 +79,7 @@ def test_share_group_pages_in_chinese_leave_no_english_prose() -> None:
 
     from helpers import REPO
     from support.i18n_pages import english_left
-    from ui import i18n
+    from ui.text import i18n
 
     i18n.MISSING.clear()
     for page, state in (("1_Assignments.py", {}), ("2_Rebalance.py", {}), ("12_Compare.py", {})):
@@ -109,7 +109,7 @@ def test_a_member_that_moves_away_hands_its_partition_on() -> None:
     """After b moves from t to u, t-0 (held only by b) goes to a, the only member that still reads t: every
     partition of a subscribed topic keeps a member."""
     from engine.scenario import parse_scenario
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
 
     scenario = parse_scenario({"group_type": "share", "steps": [
         {"topics": {"t": 2, "u": 1}, "members": [{"id": "a", "topics": ["t"]}, {"id": "b", "topics": ["t"]}]},
@@ -130,8 +130,8 @@ def test_share_pages_teach_the_balancing_assignor(language: str, monkeypatch: py
     """Nothing the share-group pages explain says that members take a partition by the hash of their id or that a
     share group never revokes; the release caption's line about older Kafka releases is the only exception."""
     from support.rendered_text import rendered_texts
-    from ui import i18n
-    from ui.release_note import release_text
+    from ui.frame.release_note import release_text
+    from ui.text import i18n
 
     monkeypatch.setattr(i18n, "current_language", lambda: language)
     caption = release_text("share-assign")

@@ -54,7 +54,7 @@ def test_perf_pastes_fill_p_and_c(app: AppTest) -> None:
     assert [s.value for s in app.success][:2] == [
         "Parsed 47.67 MB/s (49,985 records/s): now in the field above.",
         "Parsed 19.0735 MB/s (20,000 records/s): now in the field above."]
-    # issue 11 item 5: one visible source of truth: the field shows the value used
+    # one visible source of truth: the field shows the value used
     assert app.text_input(key="sizing.producer_mb_s").value == "47.67"
     assert app.text_input(key="sizing.consumer_mb_s").value == "19.0735"
     app.text_input(key="sizing.consumer_mb_s").set_value("10").run()  # an edit after the paste wins, visibly
@@ -112,7 +112,7 @@ def test_download_holds_what_is_shown(app: AppTest) -> None:
 
 
 def test_a_refused_number_is_named_beside_its_field(app: AppTest) -> None:
-    """Issue 11 item 4: -5 is not read as 5, a decimal batch size is not read as a whole one."""
+    """-5 is not read as 5, a decimal batch size is not read as a whole one."""
     app.text_input(key="sizing.target_mb_s").set_value("-5").run()
     assert any("Target throughput T (MB/s): must be a number in 0..1e+07, got '-5'" in e.value for e in app.error)
     assert _metric(app, "Recommended partitions") == "20"  # the last accepted 200 MB/s
@@ -121,7 +121,7 @@ def test_a_refused_number_is_named_beside_its_field(app: AppTest) -> None:
 
 
 def test_share_group_tab_is_measured_on_share_partition(app: AppTest) -> None:
-    """Issue 24 point 4: 2,000 records/s at 50 ms needs 100 busy consumers; 3 share partitions hold 34 each, but
+    """2,000 records/s at 50 ms needs 100 busy consumers; 3 share partitions hold 34 each, but
     2,000 locks / 500 per fetch keep about 4 busy per partition: the tab says so, from the engine's numbers."""
     from engine.share.capacity import CapacityInputs, compare
 

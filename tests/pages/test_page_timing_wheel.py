@@ -18,8 +18,8 @@ def _page() -> AppTest:
 
 def _hand(at: AppTest, text: str, tick: int = 1, size: int = 3) -> AppTest:
     at.radio(key="wheel.source").set_value("By hand")
-    at.number_input(key="wheel.tick_ms").set_value(tick)
-    at.number_input(key="wheel.wheel_size").set_value(size)
+    at.text_input(key="wheel.tick_ms").input(str(tick))
+    at.text_input(key="wheel.wheel_size").input(str(size))
     at.run()
     at.text_area(key="wheel.hand").set_value(text)
     return at.run()
@@ -83,22 +83,24 @@ def test_a_task_drops_from_level_2_to_level_0() -> None:
 def test_random_batch_uses_the_count() -> None:
     at = _page()
     at.radio(key="wheel.source").set_value("Random batch").run()
-    at.number_input(key="wheel.random_count").set_value(30).run()
+    at.text_input(key="wheel.random_count").set_value("30").run()
     assert not at.exception and not at.error
     assert any(c.value.startswith("30 tasks") for c in at.caption)
 
 
-@pytest.mark.parametrize(("key", "value", "message"), [
-    ("wheel.tick_ms", 0, "tick_ms: must be in 1.."),
-    ("wheel.wheel_size", 0, "wheel_size: must be in 2.."),
-    ("wheel.wheel_size", 600, "wheel_size: at most 512 on this page"),
-    ("wheel.start_ms", -5, "start_ms: must be in 0.."),
+@pytest.mark.parametrize(("key", "typed", "message"), [
+    ("wheel.tick_ms", "0", "tick_ms: must be 1..4,294,967,296, got 0 (not clamped). Still using 1."),
+    ("wheel.wheel_size", "1", "wheel_size: must be 2..512, got 1 (not clamped). Still using 20."),
+    ("wheel.wheel_size", "600", "wheel_size: must be 2..512, got 600 (not clamped). Still using 20."),
+    ("wheel.start_ms", "-5", "start_ms: must be a whole number 0..4,398,046,511,104, got '-5'. Still using 0."),
 ])
-def test_bad_config_gets_an_inline_message(key: str, value: int, message: str) -> None:
+def test_bad_config_is_refused_under_its_field(key: str, typed: str, message: str) -> None:
     at = _page()
-    at.number_input(key=key).set_value(value).run()
+    captions = [c.value for c in at.caption]
+    at.text_input(key=key).input(typed).run()
     assert not at.exception
-    assert [e.value for e in at.error] and at.error[0].value.startswith(message)
+    assert [e.value for e in at.error] == [message]
+    assert [c.value for c in at.caption] == captions  # the wheel still runs on the last accepted config
 
 
 def test_bad_tasks_get_an_inline_message() -> None:
@@ -114,9 +116,10 @@ def test_bad_tasks_get_an_inline_message() -> None:
 def test_too_many_random_tasks_is_refused() -> None:
     at = _page()
     at.radio(key="wheel.source").set_value("Random batch").run()
-    at.number_input(key="wheel.random_count").set_value(MAX_PAGE_TASKS + 1).run()
+    at.text_input(key="wheel.random_count").set_value(str(MAX_PAGE_TASKS + 1)).run()
     assert not at.exception
-    assert at.error[0].value == "tasks: 0..2,000 on this page, got 2,001"
+    assert [e.value for e in at.error] == ["Tasks: must be 0..2,000, got 2,001 (not clamped). Still using 60."]
+    assert any(c.value.startswith("60 tasks") for c in at.caption)  # the last accepted count
 
 
 def test_cost_panel_measures_both_timers(preset_page: AppTest) -> None:
@@ -128,7 +131,7 @@ def test_cost_panel_measures_both_timers(preset_page: AppTest) -> None:
 
 
 def test_the_step_button_and_the_step_slider_have_their_own_labels() -> None:
-    """Issue 25: one msgid served a button ("单步" fits it) and a slider (it does not): two msgids now."""
+    """One msgid served a button ("单步" fits it) and a slider (it does not): two msgids now."""
     at = _page()
     button = at.button(key="wheel.next").label
     slider = next(s.label for s in at.slider if s.key == "wheel.step") if at.slider else None

@@ -1,4 +1,4 @@
-"""Issue 22 on a real server (``streamlit run app.py`` on a free loopback port), driven as browsers drive it:
+"""On a real server (``streamlit run app.py`` on a free loopback port), driven as browsers drive it:
 websocket sessions sending ``rerun_script`` with a page name and a query string (as ../shared/tools/ws_sessions.py).
 
 - A shared link that asks for too much is refused in under 2 s, and another person's page opened meanwhile stays
@@ -26,7 +26,7 @@ import pytest
 
 from engine.scenario import parse_scenario
 from helpers import REPO
-from ui.state import encode_scenario
+from ui.frame.state import encode_scenario
 
 websockets = pytest.importorskip("websockets")
 CACHE_MIB = 16  # the server's cache budget in these tests (KPL_CACHE_MIB): two of the groups below fill it

@@ -1,4 +1,4 @@
-"""Issue 16: a finished Load run in Chinese (Spark in-process): every result section shows no English prose and
+"""A finished Load run in Chinese (Spark in-process): every result section shows no English prose and
 nothing asked of ``_()`` / ``tr()`` is missing.  The Load page's other states in Chinese need no Spark:
 tests/pages/test_i18n_wheel_load.py."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from support.i18n_pages import english_left, run_page
-from ui import i18n
+from ui.text import i18n
 
 
 def missing() -> list[str]:
@@ -21,7 +21,7 @@ def clean(at: object) -> bool:
 @pytest.mark.spark
 def test_a_finished_load_run_in_chinese() -> None:
     """The sample through Spark (starts it when this process has none), then every result section in Chinese."""
-    from ui.cached import spark_starter
+    from ui.load.cached import spark_starter
 
     i18n.MISSING.clear()
     at = run_page("pages/6_Load.py", "zh")

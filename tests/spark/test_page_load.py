@@ -1,6 +1,6 @@
 """AppTest of pages/6_Load.py on the smallest bundled sample (runs Spark in-process).
 
-Issue 11: item 6 (the target's default comes from the data and says what it means; the busiest-consumer
+The target's default comes from the data and says what it means; the busiest-consumer
 chart hides no series) and item 10 (the first run says "starting Spark (first run only)" with progress).
 """
 
@@ -57,20 +57,20 @@ def test_load_page_runs_the_job_and_shows_results(ran: Any) -> None:
 
 
 def test_target_default_is_the_topic_peak_split_over_the_smallest_group(ran: Any) -> None:
-    """Issue 11 item 6: not 1.0 msg/s, but the busiest minute of the sample over 2 consumers."""
+    """Not 1.0 msg/s, but the busiest minute of the sample over 2 consumers."""
     frame = sample()
     minutes = pd.to_datetime(frame["timestamp"], utc=True).dt.floor("60s")
     peak = minutes.value_counts().max() / 60  # every record, null keys included (sticky: all are placed)
     _, result = ran.session_state["load.result"]
     assert result.report["topic_peak_messages_per_s"] == pytest.approx(peak)
-    target = ran.number_input(key="load.target").value
+    target = float(ran.text_input(key="load.target").value)
     assert peak / 2 <= target <= peak / 2 * 1.01 and target != 1.0
     assert any("one consumer can process per second" in c.value and "split over 2 consumers" in c.value
                for c in ran.caption)
 
 
 def test_busiest_consumer_chart_hides_no_series(ran: Any) -> None:
-    """Issue 11 item 6: range and roundrobin give equal loads here; lines would lie on top of each other."""
+    """Range and roundrobin give equal loads here; lines would lie on top of each other."""
     charts = [json.loads(c.proto.spec) for c in ran.get("plotly_chart")]
     busiest = next(c for c in charts if "Busiest consumer" in json.dumps(c["layout"].get("title", "")))
     traces = busiest["data"]
@@ -81,8 +81,8 @@ def test_busiest_consumer_chart_hides_no_series(ran: Any) -> None:
 
 
 def test_first_run_says_starting_spark_with_progress(ran: Any) -> None:
-    """Issue 11 item 10: the run that started Spark says so (and how long it took)."""
-    from ui.load import STARTING, startup_progress
+    """The run that started Spark says so (and how long it took)."""
+    from ui.load.spark_load import STARTING, startup_progress
 
     assert any(c.value.startswith("Spark started in") and "first run only" in c.value for c in ran.caption)
     fills = [startup_progress(t) for t in (0.0, 10.0, 30.0, 300.0)]
@@ -99,7 +99,7 @@ def test_bad_counts_show_an_inline_error() -> None:
 
 
 def test_the_recommendation_shows_three_significant_digits_and_names_ties() -> None:
-    """Issue 25: 0.183 against 0.184 is not "0.2 against 0.2", and when every strategy gives the same busiest
+    """0.183 against 0.184 is not "0.2 against 0.2", and when every strategy gives the same busiest
     load the recommendation says they tie instead of naming one."""
     from engine.spark.report import recommend, significant
 

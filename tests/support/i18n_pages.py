@@ -13,7 +13,7 @@ from engine.presets import PRESETS, build_preset
 from engine.scenario import dumps_scenario
 from helpers import REPO
 from support.rendered_text import rendered_texts
-from ui import i18n
+from ui.text import i18n
 
 
 def _names(node: Any) -> set[str]:

@@ -1,4 +1,4 @@
-"""Issue 11 item 1: a preset's later steps do not survive an edit of the group unseen; an edited preset is no
+"""A preset's later steps do not survive an edit of the group unseen; an edited preset is no
 longer named after the preset; a "new blank scenario" action."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from engine.consumer.events import events_between, rebuild_steps
 from engine.presets import PRESETS, blank_scenario, build_preset
 from engine.scenario import dumps_scenario
 from helpers import open_page
-from ui.builder import members_frame, tables_to_scenario, topics_frame
-from ui.state import KEY_JSON, KEY_PRESET, KEY_SCENARIO
+from ui.frame.state import KEY_JSON, KEY_PRESET, KEY_SCENARIO
+from ui.scenario.builder import members_frame, tables_to_scenario, topics_frame
 
 
 def replaced_topics(frame: pd.DataFrame, topics: dict[str, int]) -> pd.DataFrame:

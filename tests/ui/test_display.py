@@ -1,4 +1,4 @@
-"""ui.display: every text drawn is valid UTF-8, a lone surrogate shown as ``\\udXXX`` (as the CLI writes it)."""
+"""ui.text.display: every text drawn is valid UTF-8, a lone surrogate shown as ``\\udXXX`` (as the CLI writes it)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ import plotly.io
 import pyarrow as pa
 import pytest
 
-import ui.display
-from ui.display import display_figure_json, display_frame, display_text, display_value, needs_escape
+import ui.text.display
+from ui.text.display import display_figure_json, display_frame, display_text, display_value, needs_escape
 
 LONE = "C\ud800x"
 SHOWN = "C\\ud800x"
 
 
 def test_worked_example() -> None:
-    assert doctest.testmod(ui.display).failed == 0
+    assert doctest.testmod(ui.text.display).failed == 0
 
 
 def test_display_text_escapes_lone_surrogates_only() -> None:
@@ -111,9 +111,10 @@ def test_chart_json_shows_the_escape() -> None:
 
 
 def test_frozen_and_hooked_figures_show_the_escape() -> None:
-    from ui.figures import frozen, install_json_cache
+    from ui.frame.figures import frozen
+    from ui.frame.patches import install
 
-    install_json_cache()
+    install()
     held = frozen(go.Figure(go.Scatter(x=[1], y=[LONE], text=[LONE])))
     assert json.loads(plotly.io.to_json(held.to_dict(), validate=False))["data"][0]["y"] == [SHOWN]
     loose = go.Figure(go.Scatter(x=[1], y=[LONE]))
@@ -126,11 +127,9 @@ def _hooked_page() -> None:
     import plotly.graph_objects as go
     import streamlit as st
 
-    from ui.i18n import install_hooks
-    from ui.presenter import install_chart_hook
+    from ui.frame.patches import install
 
-    install_hooks()
-    install_chart_hook()
+    install()
     lone = "C\ud800x"
     ids = [lone, "C0"]
     st.title(f"group {lone}")

@@ -1,4 +1,5 @@
-"""ui.figures: a frozen figure's JSON is made once and answered by plotly.io.to_json; its variants are made once."""
+"""ui.frame.figures: a frozen figure's JSON is made once and answered by plotly.io.to_json (ui.frame.patches);
+its variants are made once."""
 
 from __future__ import annotations
 
@@ -9,19 +10,20 @@ import json
 import plotly.graph_objects as go
 import plotly.io
 
-import ui.figures
-from ui.figures import FrozenSpec, frozen, install_json_cache, variant
+import ui.frame.figures
+from ui.frame.figures import FrozenSpec, frozen, variant
+from ui.frame.patches import install
 
 
 def test_worked_example() -> None:
-    assert doctest.testmod(ui.figures).failed == 0
+    assert doctest.testmod(ui.frame.figures).failed == 0
 
 
 def test_the_held_json_is_plotlys_own_encoding() -> None:
     fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4], name="a"))
     expected = json.loads(plotly.io.to_json(fig, validate=False))
     held = frozen(go.Figure(fig))
-    install_json_cache()
+    install()
     assert json.loads(plotly.io.to_json(held.to_dict(), validate=False)) == json.loads(held.to_dict().json)
     assert json.loads(held.to_dict().json)["data"] == expected["data"]
 
@@ -31,7 +33,7 @@ def test_a_deep_copy_is_a_plain_dict_whose_changes_are_encoded() -> None:
     changed = copy.deepcopy(held.to_dict())
     assert type(changed) is dict and not isinstance(changed, FrozenSpec)
     changed["data"][0]["name"] = "中文"
-    install_json_cache()
+    install()
     assert "中文" in json.loads(plotly.io.to_json(changed, validate=False))["data"][0]["name"]
     assert held.to_dict()["data"][0]["name"] == "english"
 

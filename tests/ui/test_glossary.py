@@ -1,4 +1,4 @@
-"""Issue 25: one Chinese rendering per term. ``locales/GLOSSARY.md`` is the source: a forbidden rendering in any
+"""One Chinese rendering per term. ``locales/GLOSSARY.md`` is the source: a forbidden rendering in any
 translation of ``messages.po`` or ``runtime.po`` fails, and each gloss appears exactly once."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11 item 8: one convention for positions in messages: 1-based on the pages (as the builder's "row 3"),
+"""One convention for positions in messages: 1-based on the pages (as the builder's "row 3"),
 JSON field paths (0-based, ``members[2]``) in the CLI."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 from streamlit.testing.v1 import AppTest
 
 from helpers import REPO
-from ui.messages import for_people
+from ui.text.messages import for_people
 
 DUPLICATE = {"topics": {"t0": 2}, "members": [{"id": "a", "topics": ["t0"]}, {"id": "b", "topics": ["t0"]},
                                               {"id": "a", "topics": ["t0"]}]}

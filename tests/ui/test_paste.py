@@ -1,4 +1,4 @@
-"""Issue 11 item 9: a 10 MB paste is refused at once: every paste area is bounded in the browser (``max_chars``,
+"""A 10 MB paste is refused at once: every paste area is bounded in the browser (``max_chars``,
 said in its help text) and its size is checked before anything parses it."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 from engine.errors import LimitError
 from helpers import REPO, open_page
-from ui.builder import MAX_PASTE_CHARS
-from ui.paste import checked_paste
+from ui.inputs.paste import checked_paste
+from ui.scenario.builder import MAX_PASTE_CHARS
 
 TEN_MB = "[" * (10 * 2**20)  # would fail deep in the JSON parser if it got there
 
@@ -81,7 +81,7 @@ def test_home_page_paste_areas_are_bounded_including_the_importer() -> None:
 
 
 def test_typed_timer_tasks_over_the_limit_are_refused_before_parsing() -> None:
-    from ui.wheel import MAX_HAND_CHARS
+    from ui.timer.wheel import MAX_HAND_CHARS
 
     at = open_page("5_Timing_Wheel.py")
     at.radio(key="wheel.source").set_value("By hand").run()

@@ -1,4 +1,4 @@
-"""Presenter mode (issue 16): ?present=1 and the toggle, the chart hook (fonts, PNG/SVG download at 1920x1080),
+"""Presenter mode: ?present=1 and the toggle, the chart hook (fonts, PNG/SVG download at 1920x1080),
 the offline HTML handout, prev/next stepping on Rebalance, and every page's choices in the share URL."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_charts_get_large_text_and_a_presentation_size_download() -> None:
 
 
 def test_presentation_figure_scales_every_font() -> None:
-    from ui.presenter import presentation_figure
+    from ui.frame.presenter import presentation_figure
 
     fig = go.Figure(go.Bar(x=[1], y=[2], textfont={"size": 10}), layout={"title": {"text": "t", "font": {"size": 20}},
                                                                          "xaxis": {"tickfont": {"size": 10}}})
@@ -72,7 +72,7 @@ def test_presentation_figure_scales_every_font() -> None:
 def test_handout_is_one_offline_page() -> None:
     import pandas as pd
 
-    from ui.presenter import handout_html
+    from ui.frame.presenter import handout_html
 
     fig = go.Figure(go.Bar(x=["C0"], y=[3]))
     page = handout_html("Handout <1>", "intro", pd.DataFrame([{"strategy": "range", "spread": 1}]),
@@ -102,7 +102,7 @@ def test_rebalance_prev_next_buttons_and_step_in_url() -> None:
 def test_rebalance_step_from_a_shared_link() -> None:
     from engine import Scenario, build_timeline, make_event
     from engine.presets import build_preset
-    from ui.state import encode_scenario
+    from ui.frame.state import encode_scenario
 
     base = build_preset("seed-d")
     two = build_timeline(base, [make_event("remove", member="C2"), make_event("remove", member="C0")]).scenario
@@ -134,19 +134,19 @@ def test_lesson_deep_links_open_their_pages_with_the_same_numbers() -> None:
     for s in (s for lesson in course() for s in lesson.steps if s.link and s.link.params):
         links.setdefault(s.link.page, dict(s.link.params))  # the first lesson that links each page with numbers
     keys = _page("3_Keys.py", **links["pages/3_Keys.py"])
-    assert (keys.number_input(key="keys.partitions").value, keys.number_input(key="keys.remap_to").value) == (12, 16)
+    assert (keys.text_input(key="keys.partitions").value, keys.text_input(key="keys.remap_to").value) == ("12", "16")
     wheel = _page("5_Timing_Wheel.py", **links["pages/5_Timing_Wheel.py"])
-    assert (wheel.number_input(key="wheel.tick_ms").value, wheel.number_input(key="wheel.wheel_size").value) == (1, 20)
+    assert (wheel.text_input(key="wheel.tick_ms").value, wheel.text_input(key="wheel.wheel_size").value) == ("1", "20")
     sizing = _page("4_Sizing.py", **links["pages/4_Sizing.py"])
     assert sizing.text_input(key="sizing.target_mb_s").value == "205"  # 205 / 10 = 20.5: rounded up to 21
     protocol = _page("7_Group_Protocol.py", **links["pages/7_Group_Protocol.py"])
-    assert protocol.number_input(key="protocol.restart_s").value == 30
+    assert protocol.text_input(key="protocol.restart_s").value == "30"
 
 
 def test_presenter_css_enlarges_tables_and_widget_values() -> None:
-    """Issue 25: charts and text grew, tables and selectbox values did not.  A dataframe is a canvas (its font
+    """Charts and text grew, tables and selectbox values did not.  A dataframe is a canvas (its font
     ignores CSS), so it is zoomed; st.table's cells, select values and typed inputs get the larger font."""
-    from ui.presenter import CSS
+    from ui.frame.presenter import CSS
 
     rules = {selector.strip(): body for block in CSS.split("}") if "{" in block
              for body in [block.split("{")[1]] for selector in block.split("{")[0].split(",")}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.release import MODELS
-from ui import i18n
-from ui.release_note import client_model, release_text
+from ui.frame.release_note import client_model, release_text
+from ui.text import i18n
 
 
 def _registry_texts() -> set[str]:

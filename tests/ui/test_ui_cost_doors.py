@@ -1,4 +1,4 @@
-"""Issue 22 at the dashboard's doors: the cost model decides before any work (inline, worker or one line), the
+"""At the dashboard's doors: the cost model decides before any work (inline, worker or one line), the
 server's cache is bounded by bytes, and the Load page refuses bad upload names with a message."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from streamlit.testing.v1 import AppTest
 from engine.cost import DASHBOARD_CEILING, INLINE_SECONDS, Estimate
 from engine.scenario import parse_scenario
 from helpers import REPO
-from ui import memo
-from ui.memo import ByteLRU, deep_size
-from ui.offload import mode
-from ui.state import encode_scenario
+from ui.frame.state import encode_scenario
+from ui.runtime import memo
+from ui.runtime.memo import ByteLRU, deep_size
+from ui.runtime.offload import mode
 
 
 def huge_link() -> str:
@@ -110,7 +110,7 @@ def test_the_refusal_reads_in_chinese() -> None:
 
 @pytest.mark.parametrize("name", ["keys\x00.csv", "keys." + "c" * 300, "keys.exe", "no-suffix"])
 def test_a_bad_upload_name_is_a_message_not_a_crash(name: str) -> None:
-    from ui.load import upload_source
+    from ui.load.spark_load import upload_source
 
     source = upload_source(b"key\na\n", name)
     assert source.path is None and source.error is not None
@@ -119,7 +119,7 @@ def test_a_bad_upload_name_is_a_message_not_a_crash(name: str) -> None:
 
 
 def test_a_good_upload_name_is_saved_under_its_content_hash() -> None:
-    from ui.load import upload_source
+    from ui.load.spark_load import upload_source
 
     source = upload_source(b"key\na\n", "../../Keys.CSV")
     assert source.error is None and source.path is not None
@@ -129,8 +129,8 @@ def test_a_good_upload_name_is_saved_under_its_content_hash() -> None:
 def test_a_worker_job_is_shared_kept_and_cancellable() -> None:
     import time as clock
 
-    from ui.memo import STORE
-    from ui.offload import POOL, Cancelled
+    from ui.runtime.memo import STORE
+    from ui.runtime.offload import POOL, Cancelled
 
     estimate = Estimate(5.0, 1 << 20, "test")
     job = POOL.submit(("test", "divmod"), divmod, (7, 2), estimate)
@@ -147,9 +147,9 @@ def test_a_worker_job_is_shared_kept_and_cancellable() -> None:
 
 
 def test_work_over_the_inline_limit_runs_in_a_worker_and_the_page_draws(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ui import offload
-    from ui.cached import comparison_estimate
-    from ui.state import ScenarioRef
+    from ui.frame.state import ScenarioRef
+    from ui.runtime import offload
+    from ui.scenario.cached import comparison_estimate
 
     members = [{"id": f"c{i:03d}", "topics": ["a", "b"] if i % 2 else ["a"]} for i in range(150)]
     scenario = parse_scenario({"topics": {"a": 8_000, "b": 2_000}, "members": members})
@@ -173,8 +173,8 @@ def test_work_over_the_inline_limit_runs_in_a_worker_and_the_page_draws(monkeypa
 def test_a_worker_refusal_is_kept_and_a_cancel_is_not() -> None:
     import time as clock
 
-    from ui.memo import STORE
-    from ui.offload import POOL, Cancelled, Failure, run
+    from ui.runtime.memo import STORE
+    from ui.runtime.offload import POOL, Cancelled, Failure, run
 
     estimate = Estimate(5.0, 1 << 20, "test")
     with pytest.raises(ZeroDivisionError):
@@ -190,13 +190,18 @@ def test_a_worker_refusal_is_kept_and_a_cancel_is_not() -> None:
     assert not STORE.get(("test", "sleep-again"))[0]  # the next visit may start it again
 
 
-@pytest.mark.parametrize("module", ["ui.memo", "ui.offload", "ui.worker"])
-def test_the_worked_examples_of_the_door_modules(module: str) -> None:
-    import doctest
-    import importlib
+def test_an_answer_too_large_for_the_cache_is_computed_once_and_refused_in_one_line() -> None:
+    from engine.errors import LimitError
+    from ui.runtime.memo import STORE
+    from ui.runtime.offload import run
 
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted and not result.failed
+    estimate = Estimate(5.0, 1 << 20, "test")
+    size = STORE.largest // 8 + 1  # list items of 8 bytes: the list alone holds more than the cache keeps
+    with pytest.raises(LimitError, match="more than the .* MiB the dashboard keeps of one answer"):
+        run(("test", "huge"), list, (range(size),), estimate)
+    assert STORE.get(("test", "huge"))[0]
+    with pytest.raises(LimitError):  # a rerun reads the kept refusal: no second computation
+        run(("test", "huge"), lambda *_: pytest.fail("computed again"), (), estimate)
 
 
 def test_a_share_group_link_asking_for_too_much_is_one_line_and_no_work() -> None:
@@ -215,18 +220,20 @@ def test_a_share_group_link_asking_for_too_much_is_one_line_and_no_work() -> Non
 
 
 def test_the_load_page_refuses_a_huge_input_by_its_estimate_before_spark(tmp_path: Path) -> None:
-    """``ui.load.check_estimate``: an input whose run would pass the dashboard's ceiling is one line (here a
-    sparse 500 GB Parquet file: its size alone, nothing read), in Chinese too; a small one passes."""
+    """The Load page's estimate through the door (``ui.frame.door.admit``): an input whose run would pass the
+    dashboard's ceiling is one line (here a sparse 500 GB Parquet file: its size alone, nothing read), in Chinese
+    too; a small one passes."""
     from engine.errors import LimitError
     from engine.spark.config import build_config
-    from ui.i18n import translate
-    from ui.load import check_estimate
+    from ui.frame.door import admit
+    from ui.load.spark_load import load_estimate
+    from ui.text.i18n import translate
 
     huge = tmp_path / "huge.parquet"
     with open(huge, "wb") as handle:
         handle.truncate(500 * 10**9)
     with pytest.raises(LimitError) as refused:
-        check_estimate(build_config(str(huge), "6,12,24", consumers="2,3"))
+        admit(load_estimate(build_config(str(huge), "6,12,24", consumers="2,3")))
     line = str(refused.value)
     assert "over the dashboard's ceiling" in line and line.endswith(
         "(500,000,000,000 bytes of parquet, partition counts 6, 12, 24)")
@@ -235,15 +242,17 @@ def test_the_load_page_refuses_a_huge_input_by_its_estimate_before_spark(tmp_pat
     assert "字节的 parquet 输入，分区数 6, 12, 24" in chinese
     small = tmp_path / "small.parquet"
     small.write_bytes(b"x" * 100_000)
-    check_estimate(build_config(str(small), "12", consumers="2,3"))
+    admit(load_estimate(build_config(str(small), "12", consumers="2,3")))
 
 
 def test_the_partition_log_and_timing_wheel_pages_pass_their_work_through_the_door(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The log (up to 3,000 batches x 1,000 records and cleanings: a minute), the wheel's cost measurement
     (10^6 tasks: about a minute), the placement and the Keys page's hashing (10^6 keys x 200 counts: seconds)
-    go through ``ui.offload.run`` with their estimate; a refusal is one line."""
-    import ui.cached
+    go through ``ui.runtime.offload.run`` with their estimate; a refusal is one line."""
+    import ui.keys.cached
+    import ui.partition.cached
+    import ui.timer.cached
     from engine.errors import LimitError
 
     asked: list[tuple[object, Estimate]] = []
@@ -252,7 +261,8 @@ def test_the_partition_log_and_timing_wheel_pages_pass_their_work_through_the_do
         asked.append((key, estimate))
         raise LimitError(f"estimated {estimate.seconds:.0f} s ({estimate.drivers})")
 
-    monkeypatch.setattr(ui.cached, "run", refuse)
+    for module in (ui.keys.cached, ui.partition.cached, ui.timer.cached):
+        monkeypatch.setattr(module, "run", refuse)
     for page, kind in (("10_Partition_Log.py", "log"), ("5_Timing_Wheel.py", "wheel_run"),
                        ("8_Replicas.py", "replicas"), ("3_Keys.py", "placements")):
         at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=120)
@@ -266,10 +276,11 @@ def test_the_partition_log_and_timing_wheel_pages_pass_their_work_through_the_do
 def test_the_largest_log_and_wheel_runs_leave_the_script_thread_the_remap_curve_follows_its_estimate() -> None:
     import json
 
+    from engine.cost import estimate_wheel_costs
     from engine.cost.computations import wheel_levels
     from engine.server.timer.cost import COST_MAX_DELAY_MS
-    from ui.cached import estimate_wheel_costs, log_estimate
-    from ui.partition_log import PAGE_MAX_BATCHES
+    from ui.partition.cached import log_estimate
+    from ui.partition.log_inputs import PAGE_MAX_BATCHES
 
     largest = {"config": {}, "workload": {"batches": PAGE_MAX_BATCHES, "records_per_batch": 1_000}}
     assert mode(log_estimate(json.dumps(largest))) != "inline"
@@ -288,8 +299,8 @@ def chain_link_scenario(members: int, steps: int) -> Any:
     """A share group whose partitions change at every step: each step a new 5-partition topic beside the
     previous one (older ones deleted), one member leaving and one joining; members keep the partitions of the
     topics nobody subscribes to any more, so the share assignment holds about members x steps² partitions in all
-    while the link stays small (``bench.cost.share_chain_doc``)."""
-    from bench.cost import share_chain_doc
+    while the link stays small (``bench.cost.share_groups.share_chain_doc``)."""
+    from bench.cost.share_groups import share_chain_doc
 
     return parse_scenario({**share_chain_doc(members, steps, 1, 5, "move"), "group_type": "share"})
 
@@ -297,9 +308,9 @@ def chain_link_scenario(members: int, steps: int) -> Any:
 def test_a_share_link_of_chained_steps_over_the_inline_limit_goes_to_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """150 members x 60 steps (about 2 s of share assignment, estimated so): the page's door sends it to a worker
     with the six assignors, never onto the script thread."""
-    from ui import offload
-    from ui.cached import comparison_estimate
-    from ui.state import ScenarioRef
+    from ui.frame.state import ScenarioRef
+    from ui.runtime import offload
+    from ui.scenario.cached import comparison_estimate
 
     scenario = chain_link_scenario(150, 60)
     assert mode(comparison_estimate(ScenarioRef.of(scenario), "java")) == "worker"

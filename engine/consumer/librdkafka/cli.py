@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.budgets import check_assign
+from engine.cost import CLI_CEILING, admit, estimate_assign_command
 from engine.errors import ScenarioError
 from engine.release import follows
 from engine.scenario import parse_client, parse_scenario
@@ -46,6 +46,6 @@ def cli_assign(payload: Any) -> dict[str, Any]:
 
     strategy = librdkafka_strategy(payload)
     scenario = parse_scenario(payload)
-    check_assign(scenario, strategy, "librdkafka")  # the cost model's estimate (docs/command-line.md, "Limits")
+    admit(estimate_assign_command(scenario, strategy, "librdkafka"), CLI_CEILING, "assign")
     steps = [group.step_to_json(s, strategy) for s in replay_librdkafka(scenario, strategy)]
     return {"follows": follows("assign-librdkafka"), "steps": steps}

@@ -34,7 +34,6 @@ from engine.consumer.group import StepResult, count_moves
 from engine.consumer.librdkafka import range as range_assignor
 from engine.consumer.librdkafka import roundrobin as roundrobin_assignor
 from engine.consumer.librdkafka import sticky as sticky_assignor
-from engine.consumer.librdkafka.budget import check_librdkafka_work
 from engine.consumer.librdkafka.cooperative import adjust_assignment
 from engine.consumer.librdkafka.eligible import eligible_topics, requested_topics
 from engine.consumer.librdkafka.metadata_cache import MetadataCache
@@ -315,7 +314,6 @@ def replay_librdkafka(scenario: Scenario, strategy: str,
     if scenario.current_assignment:
         raise EngineError("current_assignment: not modelled for the librdkafka client (its replay starts from a "
                           "new group)")
-    check_librdkafka_work(scenario, strategy)  # docs/command-line.md, "Limits"
     return [group.step(state) for state in scenario.steps]
 
 

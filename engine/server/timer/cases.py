@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.budgets import check_wheel
+from engine.cost import CLI_CEILING, admit, estimate_wheel
+from engine.cost.computations import wheel_levels
 from engine.errors import LimitError, ScenarioError
 from engine.server.timer.driver import simulate
 from engine.server.timer.model import (
@@ -41,7 +42,6 @@ def parse_case(payload: Any) -> tuple[WheelConfig, list[TaskSpec]]:
         raise LimitError(f"tasks: at most {MAX_TRACED_TASKS:,} tasks, got {len(raw_tasks):,}")
     tasks = [_parse_task(i, raw) for i, raw in enumerate(raw_tasks)]
     validate(config, tasks, MAX_TRACED_TASKS)
-    check_wheel(config.tick_ms, config.wheel_size, [t.delay_ms for t in tasks])  # the work budget
     return config, tasks
 
 
@@ -101,4 +101,6 @@ def trace_to_dict(trace: WheelTrace) -> dict[str, Any]:
 def cli_wheel(payload: Any) -> dict[str, Any]:
     """``python -m engine wheel``: one case in, the vectors' ``expected`` shape out."""
     config, tasks = parse_case(payload)
+    levels = wheel_levels(config.tick_ms, config.wheel_size, max((t.delay_ms for t in tasks), default=0))
+    admit(estimate_wheel(len(tasks), levels), CLI_CEILING, "wheel")
     return trace_to_dict(simulate(config, tasks))

@@ -45,7 +45,7 @@ class WheelTimer:
                  on_fire: Callable[[str, int], None] | None = None) -> None:
         self.config = config
         self.now_ms = config.start_ms
-        self.queue = JavaPriorityQueue()
+        self.queue: JavaPriorityQueue[TimerTaskList] = JavaPriorityQueue()  # DelayQueue's order: by expiration
         self.wheel = TimingWheel(0, config.tick_ms, config.wheel_size, config.start_ms)
         self.task_count = 0
         self.counters = OpCounters()
@@ -205,7 +205,7 @@ class HeapTimer:
 
     def __init__(self, start_ms: int = 0, on_fire: Callable[[str, int], None] | None = None) -> None:
         self.now_ms = start_ms
-        self.queue = JavaPriorityQueue()
+        self.queue: JavaPriorityQueue[TimerTaskEntry] = JavaPriorityQueue()  # by expiration
         self.counters = OpCounters()
         self.on_fire = on_fire
         self.entries: dict[str, TimerTaskEntry] = {}

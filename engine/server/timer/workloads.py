@@ -13,11 +13,8 @@ from engine.errors import LimitError, ScenarioError
 from engine.server.timer.model import (
     MAX_DELAY_MS,
     MAX_PAGE_TASKS,
-    MAX_PAGE_WHEEL_SIZE,
     MAX_UNTRACED_TASKS,
-    MAX_WHEEL_SIZE,
     TaskSpec,
-    WheelConfig,
 )
 from engine.server.timer.validation import check_int_in
 
@@ -118,19 +115,3 @@ def kafka_preset(seed: int, duration_ms: int = 20_000, members: int = 3, produce
     ops.sort(key=lambda op: op[0])
     return [TaskSpec(name, delay, start_ms + at, None if done is None else start_ms + done)
             for at, name, delay, done in ops]
-
-
-# --------------------------------------------------------------------------- the dashboard's limits
-
-
-def check_wheel_page_config(config: WheelConfig) -> None:
-    """The page draws every bucket: at most ``MAX_PAGE_WHEEL_SIZE`` of them per level."""
-    if config.wheel_size > MAX_PAGE_WHEEL_SIZE:
-        raise LimitError(f"wheel_size: at most {MAX_PAGE_WHEEL_SIZE} on this page (the CLI takes "
-                         f"{MAX_WHEEL_SIZE:,}), got {config.wheel_size:,}")
-
-
-def check_wheel_page_tasks(count: int) -> None:
-    """The page draws every step of every task: at most ``MAX_PAGE_TASKS`` tasks."""
-    if not 0 <= count <= MAX_PAGE_TASKS:
-        raise LimitError(f"tasks: 0..{MAX_PAGE_TASKS:,} on this page, got {count:,}")

@@ -40,7 +40,7 @@ def test_html_in_names_is_escaped() -> None:
 
 
 def test_an_all_equal_count_grid_has_no_colour_bar_and_separates_thousands() -> None:
-    """Issue 25: a colour bar spanning 24.6..25.4 on an all-25 matrix suggests variation that is not there."""
+    """A colour bar spanning 24.6..25.4 on an all-25 matrix suggests variation that is not there."""
     from engine.charts.assignment import topic_count_grid
     from engine.scenario import TopicPartition
 

@@ -1,4 +1,4 @@
-"""Issue 11 items 3 and 12 at the figure level: the pause chart's legend covers no bar; the combined rebalance
+"""At the figure level: the pause chart's legend covers no bar; the combined rebalance
 animation labels dots only when few, and every panel shares one set of frames."""
 
 from __future__ import annotations

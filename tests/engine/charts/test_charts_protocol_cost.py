@@ -1,4 +1,4 @@
-"""Group Protocol figures cost what the Assignments page costs (issue 11 item 10).
+"""Group Protocol figures cost what the Assignments page costs.
 
 The sequence diagram used to add a shape, an arrow and a trace per request one at a time (each addition
 re-validates the figure: 3.4 s for 50 members) and the restart timeline a trace per event (about 800 on the
@@ -20,7 +20,7 @@ def test_sequence_figure_has_one_trace_and_an_arrow_per_request() -> None:
     assert len(fig.data) == 1 and len(fig.data[0].text) == len(steps) > 100
     assert len(fig.layout.annotations) == len(steps) and len(fig.layout.shapes) == 12 + 2
     assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
-    assert fig.layout.xaxis.side == "top" and fig.layout.height > 4_000  # issue 25: lane names readable at the top
+    assert fig.layout.xaxis.side == "top" and fig.layout.height > 4_000  # lane names readable at the top
     assert list(fig.layout.xaxis.ticktext[:2]) == ["every member", "C0"]
 
 

@@ -64,11 +64,11 @@ def test_topic_drill_down_is_one_webgl_trace_of_numbers() -> None:
 
 
 def test_every_cached_figure_has_ticks_of_at_least_12_px() -> None:
-    import ui.cached as cached
+    import ui.assignments.cached as cached
     from engine.comparison import CLIENT
     from engine.consumer.pause import ProtocolTimings
     from engine.presets import build_preset
-    from ui.state import ScenarioRef
+    from ui.frame.state import ScenarioRef
 
     ref = ScenarioRef.of(build_preset("seed-d"))
     figures = [cached.animations_figure(ref, (CLIENT["sticky"],), 1, 160),

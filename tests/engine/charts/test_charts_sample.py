@@ -1,14 +1,15 @@
-"""Rebalance animations draw at most ANIMATION_CAP partitions and say so (issue 13)."""
+"""Rebalance animations draw at most ANIMATION_CAP partitions and say so."""
 
 from __future__ import annotations
 
-import ui.cached as cached
 from engine.charts.sample import ANIMATION_CAP, sample_travel
 from engine.comparison import CLIENT
 from engine.consumer.assignment import owners
 from engine.presets import build_preset
 from engine.scenario import GroupState, Scenario
-from ui.state import ScenarioRef
+from ui.assignments.cached import animations_figure
+from ui.frame.state import ScenarioRef
+from ui.scenario.cached import outcomes_of
 
 
 def large_with_a_leave() -> Scenario:
@@ -20,7 +21,7 @@ def test_a_big_rebalance_animation_draws_a_capped_even_sample_and_says_so() -> N
     scenario = large_with_a_leave()
     ref = ScenarioRef.of(scenario)
     for name in ("sticky", "range"):
-        fig = cached.animations_figure(ref, (CLIENT[name],), 1, 160)
+        fig = animations_figure(ref, (CLIENT[name],), 1, 160)
         points = sum(len(t.x) for t in fig.data)
         assert 0 < points <= ANIMATION_CAP
         assert f"of {scenario.first.total_partitions:,} partitions drawn" in fig.layout.title.text
@@ -29,7 +30,7 @@ def test_a_big_rebalance_animation_draws_a_capped_even_sample_and_says_so() -> N
 
 def test_the_sample_keeps_every_member_and_favours_moved_partitions() -> None:
     scenario = large_with_a_leave()
-    outcomes = cached.outcomes_of(ScenarioRef.of(scenario), CLIENT["range"])
+    outcomes = outcomes_of(ScenarioRef.of(scenario), CLIENT["range"])
     before, after = outcomes[0].assignment, outcomes[1].assignment
     s = sample_travel(before, after, None)
     assert set(s.before) == set(before) and set(s.after) == set(after)
@@ -39,5 +40,5 @@ def test_the_sample_keeps_every_member_and_favours_moved_partitions() -> None:
                                                                       ANIMATION_CAP * 3 // 4))
     assert s.shown == ANIMATION_CAP < s.total == scenario.first.total_partitions
     small = build_preset("seed-d")
-    o = cached.outcomes_of(ScenarioRef.of(small), CLIENT["sticky"])
+    o = outcomes_of(ScenarioRef.of(small), CLIENT["sticky"])
     assert sample_travel(o[0].assignment, o[1].assignment, []).note == ""  # a small group: every partition

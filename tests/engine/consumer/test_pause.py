@@ -83,7 +83,7 @@ def test_kip848_crash_waits_for_the_session_timeout_then_one_heartbeat() -> None
 
 
 def test_only_stop_the_world_stops_a_consumer() -> None:
-    """Issue 11 item 3: a member that keeps three of its four partitions while one is in transit is not
+    """A member that keeps three of its four partitions while one is in transit is not
     stopped; eager stops every member that was consuming."""
     before = {"C0": [TP("t", p) for p in range(4)], "C1": [TP("t", p) for p in range(4, 8)]}
     after = {"C0": [TP("t", p) for p in range(3)], "C1": [TP("t", p) for p in range(4, 8)],

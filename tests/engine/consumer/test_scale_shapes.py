@@ -1,4 +1,4 @@
-"""Kafka-scale groups pass through ``assign`` within the CLI ceiling (issue 22), and their answers hold.
+"""Kafka-scale groups pass through ``assign`` within the CLI ceiling, and their answers hold.
 
 (a) 100 topics x 500 partitions, 500 members each on a random half of the topics, sticky and
 cooperative-sticky; (b) 100 topics x 2,000 partitions, 2,000 members on every topic, all four strategies.

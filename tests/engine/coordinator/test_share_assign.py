@@ -254,8 +254,8 @@ def test_bad_cases_are_refused_naming_the_field(case: dict, message: str) -> Non
 def _cli_under_ceiling(case: dict, seconds: float) -> subprocess.CompletedProcess[str]:
     """``python -m engine share-assign`` with the command line's ceiling lowered to ``seconds`` (the real
     ceiling, 120 s, is beyond any case the document limits let in: see README, "Limits")."""
-    code = ("import sys; import engine.budgets as b; from engine.cost import Ceiling, GIB; "
-            f"b.CLI_CEILING = Ceiling('command line', {seconds!r}, 4 * GIB); "
+    code = ("import sys; import engine.coordinator.share_assignment as m; from engine.cost import Ceiling, GIB; "
+            f"m.CLI_CEILING = Ceiling('command line', {seconds!r}, 4 * GIB); "
             "from engine.cli import main; sys.exit(main(['share-assign', '-']))")
     return subprocess.run([sys.executable, "-c", code], input=json.dumps(case), capture_output=True, text=True,
                           cwd=REPO, timeout=120)

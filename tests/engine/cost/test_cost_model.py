@@ -2,7 +2,7 @@
 
 The constants themselves are measured by ``python -m bench cost`` (which prints the fit's worst error on
 held-out cases); here: every model has measured constants for exactly the features that drive it, the
-estimates grow with the shape, and the Kafka-scale shapes of issue 22 are estimated within the CLI ceiling.
+estimates grow with the shape, and the Kafka-scale shapes are estimated within the CLI ceiling.
 """
 
 from __future__ import annotations
@@ -33,17 +33,17 @@ def test_estimates_add_seconds_and_keep_the_larger_peak() -> None:
     assert a + b == cost.Estimate(3.0, 10, "b")
 
 
-def test_check_refuses_in_one_line_naming_estimate_ceiling_and_drivers() -> None:
+def test_admit_refuses_in_one_line_naming_estimate_ceiling_and_drivers() -> None:
     big = cost.Estimate(300.0, 5 * cost.GIB, "2,000,000 partitions x 20,000 members (sticky)")
     with pytest.raises(LimitError) as refused:
-        cost.check(big, cost.CLI_CEILING)
+        cost.admit(big, cost.CLI_CEILING)
     line = str(refused.value)
     assert "\n" not in line
     assert line == ("estimated 300 s and 5,120 MiB, over the command line's ceiling of 120 s and 4,096 MiB "
                     "(2,000,000 partitions x 20,000 members (sticky))")
-    cost.check(cost.Estimate(119.0, cost.GIB, "x"), cost.CLI_CEILING)
+    cost.admit(cost.Estimate(119.0, cost.GIB, "x"), cost.CLI_CEILING)
     with pytest.raises(LimitError, match="dashboard's ceiling"):
-        cost.check(cost.Estimate(1.0, 3 * cost.GIB, "x"), cost.DASHBOARD_CEILING)  # memory alone refuses
+        cost.admit(cost.Estimate(1.0, 3 * cost.GIB, "x"), cost.DASHBOARD_CEILING)  # memory alone refuses
 
 
 def test_ceilings_are_ordered() -> None:
@@ -102,22 +102,22 @@ def test_rolling_restart_and_protocol_timeline_grow_with_members() -> None:
 def test_kafka_scale_shapes_are_estimated_within_the_cli_ceiling() -> None:
     half = scenario(100, 500, 500, 0.5, steps=2)  # 50,000 partitions, 500 members on half the topics
     for strategy in ("sticky", "cooperative-sticky"):
-        cost.check(cost.estimate_assignment(half, strategy), cost.CLI_CEILING)
+        cost.admit(cost.estimate_assignment(half, strategy), cost.CLI_CEILING)
     names = [f"t{i}" for i in range(100)]
     members = [{"id": f"c{i}", "topics": names} for i in range(2_000)]
     topic_map = dict.fromkeys(names, 2_000)  # 200,000 partitions, 2,000 members, then one leaves
     uniform = parse_scenario({"steps": [{"topics": topic_map, "members": members},
                                         {"topics": topic_map, "members": members[1:]}]})
     for strategy in ("range", "roundrobin", "sticky", "cooperative-sticky"):
-        cost.check(cost.estimate_assignment(uniform, strategy), cost.CLI_CEILING)
+        cost.admit(cost.estimate_assignment(uniform, strategy), cost.CLI_CEILING)
 
 
 def test_the_issue_link_shape_is_refused_by_the_dashboard_ceiling() -> None:
-    """Issue 22's share link: 20 topics x 100,000 partitions, 200 members, 10 steps (90 s and 4.5 GiB seen)."""
+    """A share link of 20 topics x 100,000 partitions, 200 members, 10 steps (90 s and 4.5 GiB seen)."""
     s = scenario(20, 100_000, 200, 0.5, steps=10)
     estimate = cost.estimate_comparison(s)
     with pytest.raises(LimitError, match=r"2,000,000 partitions x 200 members \(6 assignors, differing"):
-        cost.check(estimate, cost.DASHBOARD_CEILING)
+        cost.admit(estimate, cost.DASHBOARD_CEILING)
 
 
 def test_counts_estimates_name_their_drivers() -> None:

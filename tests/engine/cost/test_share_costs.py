@@ -1,6 +1,6 @@
 """The share models' estimates against what the work measures, one class of input at a time.
 
-Each reference is a measurement, kept here as a constant: ``python -m bench cost --quick --only share`` (bench/cost.py's
+Each reference is a measurement, kept here as a constant: ``python -m bench cost --quick --only share`` (bench/cost's
 share families: wall seconds of the computation in a forked child, its peak extra memory from ``VmHWM``) and, for
 whole commands, ``python -m engine share-assign|share-deliver`` in a subprocess (wall seconds, the process's maximum
 resident set), on the quiet 2-core reference machine on 2026-11-27.  An estimate within ``FACTOR`` of its reference
@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 
-from bench import cost as bench_cost
+from bench.cost import share_groups as bench_cost
 from bench.share_delivery import batches_case, case_counts, scale_case, ticks_case, worst_answer_case
 from engine import cost
-from engine.budgets import check_share_delivery
 from engine.coordinator.share_assignment import parse_share_case, share_assign, step_shapes
 from engine.cost import computations, share
 from engine.cost.assignment import share_step_shapes
@@ -88,12 +87,11 @@ def test_a_chain_whose_topics_move_is_estimated_within_a_factor_of_its_measured_
 def test_the_cli_refuses_a_chain_that_would_hold_millions_of_partitions() -> None:
     """1,000 members, 200 steps of one 10-partition topic each: about 20,000,000 partitions held in all (hours of
     work, a 10 MB document), refused by its estimate before any work."""
-    from engine.budgets import check_share_assign
-
     doc = bench_cost.share_chain_doc(1_000, 200, 1, 10, "move")
     with pytest.raises(LimitError, match=r"^share-assign: estimated .* over the command line's ceiling .* "
                                          r"200 steps, [\d,]+ partitions held\)$"):
-        check_share_assign(step_shapes(parse_share_case(doc)[1]))
+        cost.admit(cost.estimate_share_assignment(step_shapes(parse_share_case(doc)[1])), cost.CLI_CEILING,
+                   "share-assign")
 
 
 # ------------------------------------------------------------------------ many differing subscriptions
@@ -125,14 +123,11 @@ def test_the_answer_of_differing_subscriptions_is_counted_as_the_assignor_answer
 
 
 def deliver_estimate(doc: dict[str, Any]) -> cost.Estimate:
-    """What ``python -m engine share-deliver`` checks: the case read and run, and its answer."""
-    events, cap, batches = case_counts(doc)
-    run = cost.estimate_share_delivery(events, cap, batches)
-    answer = cost.estimate_share_deliver_answer(events, cap)
-    return cost.Estimate(run.seconds + answer.seconds, run.peak_bytes + answer.peak_bytes, answer.drivers)
+    """What ``python -m engine share-deliver`` admits: the case read and run, and its answer."""
+    return cost.estimate_share_deliver_command(*case_counts(doc))
 
 
-# bench/cost.py's held-out cases: the case read and run, "2,000,000 log batches, 20 fetches" 1.49 s and 209.4 MiB
+# bench/cost's held-out cases: the case read and run, "2,000,000 log batches, 20 fetches" 1.49 s and 209.4 MiB
 # (before: 0.00 s and 1 MiB), "1,000,000 ticks" 2.62 s and 107.0 MiB; the answer of "2,000,000 ticks, an empty window"
 # 13.06 s and 1,074.3 MiB (before: 0.00 s and 0 MiB)
 RUNS = [(batches_case(2_000_000, 20), 1.49, 209.4 * MIB), (ticks_case(1_000_000), 2.62, 107.0 * MIB)]
@@ -185,7 +180,7 @@ def test_the_largest_answer_the_estimate_let_through_is_refused() -> None:
     case = parse_case(worst_answer_case(200_000, 60))
     assert case_counts(worst_answer_case(200_000, 60))[1] == 200_000
     with pytest.raises(LimitError, match="over the command line's ceiling"):
-        check_share_delivery(len(case.events), window_cap(case), answer=True)
+        cost.admit(cost.estimate_share_deliver_command(len(case.events), window_cap(case)), cost.CLI_CEILING)
     estimate = deliver_estimate(worst_answer_case(200_000, 60))
     assert within(estimate.peak_bytes, WORST_ANSWER_RSS) and estimate.peak_bytes > cost.CLI_CEILING.peak_bytes
 
@@ -196,6 +191,6 @@ def test_the_largest_answer_let_through_is_estimated_as_it_measures() -> None:
     interpreter)."""
     largest = worst_answer_case(200_000, 50)
     events, cap, batches = case_counts(largest)
-    check_share_delivery(events, cap, answer=True, batches=batches)
+    cost.admit(cost.estimate_share_deliver_command(events, cap, batches), cost.CLI_CEILING)
     estimate = deliver_estimate(largest)
     assert 0.9 * LARGEST_ANSWER_RSS < estimate.peak_bytes <= cost.CLI_CEILING.peak_bytes

@@ -1,4 +1,4 @@
-"""Issue 25: the course for new engineers.  Every step's answer is recomputed here through the engine calls the
+"""The course for new engineers.  Every step's answer is recomputed here through the engine calls the
 pages make, independently of ``engine/lessons`` (other entry points where there are: the produce document itself,
 the Arrow hashing path, one key at a time, a Java ``String.hashCode`` written out here), and compared with the
 lesson's; a wrong answer is marked wrong.  The course has at least 13 lessons and 28 steps; every lesson closes
@@ -123,6 +123,39 @@ def _share(what: str) -> int:
     return sum(1 for m, tps in steps[1].items() if m in steps[2] and set(tps) - set(steps[2][m]))
 
 
+def _streams(what: str) -> int:
+    """The streams-group lesson through the assignor's JSON case (``streams-assign``), groups written out here."""
+    from engine.coordinator.streams.cli import cli_streams_assign
+
+    def run(instances: int, threads: int, partitions: int, stateful: bool, standbys: int,
+            previous: dict[str, Any] | None = None, gone: str = "") -> dict[str, Any]:
+        members = [{"member_id": f"app-{i}-t{t}", "process_id": f"app-{i}",
+                    **(previous or {}).get(f"app-{i}-t{t}", {})}
+                   for i in range(1, instances + 1) if f"app-{i}" != gone for t in range(1, threads + 1)]
+        case = {"configs": {"num.standby.replicas": str(standbys)}, "members": members,
+                "subtopologies": [{"id": "0", "partitions": partitions, "stateful": stateful}]}
+        return cli_streams_assign(case)["assignment"]
+
+    def holding(assignment: dict[str, Any], kind: str, task: int) -> set[str]:
+        return {m.rsplit("-", 1)[0] for m, tasks in assignment.items() if task in tasks[kind].get("0", [])}
+
+    if what == "tasks":
+        return max(6, 4)
+    if what == "threads":
+        return sum(1 for tasks in run(5, 2, 6, False, 0).values() if tasks["active"])
+    if what in ("standbys", "alone"):
+        instances, threads = (3, 2) if what == "standbys" else (1, 6)
+        return sum(len(ps) for tasks in run(instances, threads, 6, True, 1).values()
+                   for ps in tasks["standby"].values())
+    first = run(3, 2, 6, True, 1)
+    after = run(3, 2, 6, True, 1, first, gone="app-2")
+    if what == "restart":
+        moved = [p for p in range(6) if holding(first, "active", p) == {"app-2"}]
+        return sum(1 for p in moved if holding(after, "active", p) <= holding(first, "standby", p))
+    back = run(3, 2, 6, True, 1, after)
+    return sum(len(ps) for m, tasks in back.items() if m.startswith("app-2-") for ps in tasks["active"].values())
+
+
 REPLICAS = (0, 1, 2)
 BEHIND = repl.ReplicaState(REPLICAS, (0, 2), 0, {0: 10, 1: 4, 2: 8})
 ALONE = repl.ReplicaState(REPLICAS, (0,), 0, {0: 10, 1: 4, 2: 8}, frozenset({2}))
@@ -167,6 +200,12 @@ RECOMPUTE: dict[str, Callable[[], Any]] = {
     "eos.lso": lambda: _txn()[1]["last_stable_offset"],
     "hot.share12": lambda: _hot(12),
     "hot.share96": lambda: _hot(96),
+    "streams.tasks": lambda: _streams("tasks"),
+    "streams.threads": lambda: _streams("threads"),
+    "streams.standbys": lambda: _streams("standbys"),
+    "streams.alone": lambda: _streams("alone"),
+    "streams.restart": lambda: _streams("restart"),
+    "streams.rejoin": lambda: _streams("rejoin"),
     "share.readers": lambda: _share("readers"),
     "share.two": lambda: _share("two"),
     "share.leave": lambda: _share("leave"),
@@ -212,7 +251,7 @@ def test_recomputed_facts_the_texts_quote() -> None:
 
 def test_the_segment_question_names_the_property_that_sizes_the_segments() -> None:
     # 22,610 bytes is below segment.bytes' minimum (1 MiB): the seed article's log needs internal.segment.bytes
-    from ui import lessons_text
+    from ui.lessons import texts as lessons_text
 
     facts = STEPS["log.segment"].facts
     assert partition_log.SEED_133["config"] == {"internal.segment.bytes": facts["segment_bytes"]} and (
@@ -239,7 +278,8 @@ def test_the_share_lesson_quotes_what_the_assignor_did() -> None:
 def test_the_share_lesson_teaches_the_balancing_assignor(language: str, monkeypatch) -> None:
     """No share-lesson text (question, explanation, production line, guide) describes hashing member ids or a
     share group that never revokes."""
-    from ui import i18n, lessons_text
+    from ui.lessons import texts as lessons_text
+    from ui.text import i18n
 
     monkeypatch.setattr(i18n, "current_language", lambda: language)
     steps = [s for s in course()[-1].steps]
@@ -268,7 +308,8 @@ def test_article_notes_are_told_apart() -> None:
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_production_lines_and_trainer_guide_for_every_lesson(language: str, monkeypatch) -> None:
-    from ui import i18n, lessons_text
+    from ui.lessons import texts as lessons_text
+    from ui.text import i18n
 
     monkeypatch.setattr(i18n, "current_language", lambda: language)
     ids = [lesson.id for lesson in course()]

@@ -163,7 +163,7 @@ def test_the_fast_builder_agrees_with_parse_scenario(topics, members, weight) ->
 
 
 def test_a_classic_group_has_no_target_so_it_is_not_reconciling() -> None:
-    """Issue 25: TARGET-ASSIGNMENT "-" in a classic group means no target (the classic protocol has none); the
+    """TARGET-ASSIGNMENT "-" in a classic group means no target (the classic protocol has none); the
     import must not report the members as reconciling towards an empty target."""
     result = to_scenario(parse_text(fixture("cg_members_verbose_4x_classic.txt")))
     assert not any("target assignment different" in n for n in result.notes), result.notes

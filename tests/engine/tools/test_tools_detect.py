@@ -24,7 +24,7 @@ def test_every_fixture_is_recognised() -> None:
     for path in sorted(FIXTURES.iterdir()):
         data = parse_text(path.read_text(encoding="utf-8"))
         assert data.sources, path.name
-        assert data.topics or data.groups or data.brokers, path.name
+        assert data.topics or data.groups or data.brokers or data.streams, path.name
 
 
 def test_a_session_transcript_is_split_by_format() -> None:

@@ -38,7 +38,7 @@ from support.librdkafka_cases import compare_case
 
 VECTORS = TESTS / "vectors" / "librdkafka_assign.json"
 MODULES = ["", ".model", ".qsort", ".eligible", ".range", ".roundrobin", ".movements", ".sticky", ".metadata_cache",
-           ".budget", ".teaching", ".cli",
+           ".teaching", ".cli",
            ".cooperative", ".replay"]
 
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import LimitError, ScenarioError
+from engine.errors import ScenarioError
 from engine.server.timer.cases import case_to_dict, cli_wheel, parse_case
 from engine.server.timer.cost import CostRow
 from engine.server.timer.driver import simulate
-from engine.server.timer.model import MAX_PAGE_TASKS, TaskSpec, WheelConfig
+from engine.server.timer.model import TaskSpec, WheelConfig
 from engine.server.timer.report import cost_rows, task_rows
 from engine.server.timer.workloads import (
-    check_wheel_page_config,
-    check_wheel_page_tasks,
     kafka_preset,
     parse_task_lines,
 )
@@ -46,12 +44,6 @@ def test_cost_rows_are_per_task() -> None:
 
 
 def test_page_limits_and_preset_bounds() -> None:
-    check_wheel_page_config(WheelConfig(1, 512, 0))
-    with pytest.raises(LimitError, match="wheel_size: at most 512 on this page"):
-        check_wheel_page_config(WheelConfig(1, 513, 0))
-    check_wheel_page_tasks(MAX_PAGE_TASKS)
-    with pytest.raises(LimitError, match="tasks: 0..2,000 on this page, got 2,001"):
-        check_wheel_page_tasks(MAX_PAGE_TASKS + 1)
     with pytest.raises(ScenarioError, match="preset: duration must be 1,000..60,000 ms and members 1..10"):
         kafka_preset(1, 500, 3)
     with pytest.raises(ScenarioError, match="got 20,000 ms and 11"):

@@ -1,0 +1,162 @@
+"""Presenter mode: a projector view of every page (``?present=1`` or the sidebar toggle).
+
+* ``apply()`` (called by ``ui.frame.layout.page_setup``) injects one CSS block that hides the sidebar and the
+  toolbar and enlarges the text, tables (a dataframe is drawn on a canvas: zoomed, since its font ignores CSS)
+  and the values of selectboxes and inputs, and a tiny script (``st.iframe``, same origin) that clicks the page's
+  namespaced ``*.prev`` / ``*.next`` buttons on ArrowLeft / ArrowRight (Streamlit has no key events).
+* Charts: ``chart_config()`` is the one Plotly config every chart gets (the modebar camera downloads a PNG or an
+  SVG at presentation size, 1920 x 1080); ``presentation_figure`` scales every font of a figure.  Both are
+  applied in one place: ``ui.frame.patches`` wraps ``st.plotly_chart`` once per process, and the wrapper
+  reads this session's choices, so no page changes.
+* ``handout_html``: one offline HTML page of a table and figures.
+* ``step_buttons`` draws previous / next buttons for a keyed step selector (the keyboard's targets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from ui.text.display import display_value
+from ui.text.i18n import _
+
+MODE = "present.mode"  # the session's choice (not a widget key: survives page switches)
+TOGGLE = "present.toggle"
+FORMAT = "present.format"
+QUERY_KEY = "present"
+FONT_SCALE = 1.6
+EXPORT_SIZE = (1920, 1080)
+FORMATS = ("png", "svg")
+
+CSS = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+[data-testid="stToolbar"], [data-testid="stDecoration"] {display: none !important;}
+[data-testid="stMainBlockContainer"] {max-width: 100% !important; padding-top: 1.5rem !important;}
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li, [data-testid="stCaptionContainer"],
+[data-testid="stWidgetLabel"] p, .stButton button p, [data-testid="stAlertContainer"] p {font-size: 1.6rem !important;}
+h1 {font-size: 3.4rem !important;} h2 {font-size: 2.6rem !important;} h3 {font-size: 2.1rem !important;}
+[data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {font-size: 1.4rem !important;}
+[data-testid="stDataFrame"] {zoom: 1.4;}
+[data-baseweb="select"] div, [data-baseweb="select"] input, [data-baseweb="tag"] span, [data-baseweb="popover"] li,
+[data-testid="stNumberInputContainer"] input, [data-testid="stTextInputRootElement"] input,
+[data-testid="stTextArea"] textarea {font-size: 1.4rem !important;}
+.st-key-present-keys {display: none !important;}
+</style>"""
+
+KEYS_JS = """<script>
+const doc = window.parent.document;
+if (!doc.kplPresenterKeys) {
+  doc.kplPresenterKeys = true;
+  doc.addEventListener("keydown", (e) => {
+    const where = e.target && e.target.closest ? e.target.closest("input, textarea, [contenteditable]") : null;
+    const dir = e.key === "ArrowRight" ? "next" : (e.key === "ArrowLeft" ? "prev" : null);
+    if (where || !dir || !doc.querySelector(".kpl-presenting")) return;
+    const box = [...doc.querySelectorAll("[class*='st-key-']")].find(
+      (el) => [...el.classList].some((c) => c.startsWith("st-key-") && c.endsWith("-" + dir)));
+    const button = box && box.querySelector("button:not([disabled])");
+    if (button) { e.preventDefault(); button.click(); }
+  });
+}
+</script>"""
+
+
+def presenting() -> bool:
+    """This session's presenter mode: the toggle, else ``?present=1``; kept in the URL while on."""
+    ss = st.session_state
+    if MODE not in ss:
+        ss[MODE] = str(st.query_params.get(QUERY_KEY, "")).strip().lower() in ("1", "true", "yes", "on")
+    if ss[MODE] and st.query_params.get(QUERY_KEY) != "1":
+        st.query_params[QUERY_KEY] = "1"
+    elif not ss[MODE] and QUERY_KEY in st.query_params:
+        del st.query_params[QUERY_KEY]
+    return bool(ss[MODE])
+
+
+def _set_mode(on: bool) -> None:
+    st.session_state[MODE] = st.session_state[TOGGLE] = on
+
+
+def apply() -> None:
+    """Once per run, before anything is drawn: in presenter mode the CSS and the keys."""
+    if not presenting():
+        return
+    st.markdown(CSS + '<span class="kpl-presenting"></span>', unsafe_allow_html=True)
+    with st.container(key="present.keys"):  # hidden by CSS; a hidden iframe still runs its script
+        st.iframe(KEYS_JS, height=1)  # same-origin: the script listens on the app's document
+    st.button(_("Leave presenter mode"), key="present.leave", icon=":material/close_fullscreen:",
+              on_click=_set_mode, args=(False,), type="tertiary")
+
+
+def render_toggle() -> None:
+    """The sidebar switch (hidden with the sidebar in presenter mode; ``Leave presenter mode`` turns it off)."""
+    st.session_state.setdefault(TOGGLE, presenting())
+    st.toggle(_("Presenter mode"), key=TOGGLE, on_change=lambda: _set_mode(bool(st.session_state[TOGGLE])),
+              help=_("Projector view: no sidebar or builder, large text; ArrowLeft / ArrowRight step through "
+                     "a rebalance or a lesson. Also ?present=1 in the URL."))
+    st.radio(_("Chart downloads"), FORMATS, key=FORMAT, horizontal=True, format_func=str.upper,
+             help=_("The camera icon of every chart saves it at 1920 x 1080 in this format."))
+
+
+def chart_config(name: str = "kafka-partition-lab") -> dict[str, Any]:
+    """The Plotly config of every chart: its own download button at presentation size."""
+    width, height = EXPORT_SIZE
+    fmt = st.session_state.get(FORMAT) if st.session_state.get(FORMAT) in FORMATS else "png"
+    return {"displaylogo": False, "toImageButtonOptions": {"format": fmt, "filename": name, "width": width,
+                                                           "height": height, "scale": 1}}
+
+
+def _scaled(node: Any, factor: float, in_font: bool = False) -> Any:
+    """A copy of a Plotly JSON node with every font ``size`` multiplied by ``factor``."""
+    if isinstance(node, dict):
+        return {k: (round(v * factor, 1) if in_font and k == "size" and isinstance(v, (int, float))
+                    else _scaled(v, factor, "font" in k)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_scaled(v, factor, in_font) for v in node]
+    return node
+
+
+def presentation_figure(fig: go.Figure, factor: float = FONT_SCALE) -> go.Figure:
+    """``fig`` with every font enlarged (layout, traces; the default font too) for a projector."""
+    data = fig.to_plotly_json()
+    layout = _scaled(data.get("layout", {}), factor)
+    layout.setdefault("font", {})
+    layout["font"]["size"] = layout["font"].get("size") or round(12 * factor)
+    if isinstance(layout.get("height"), (int, float)):
+        layout["height"] = int(layout["height"] * (1 + (factor - 1) / 2))
+    return go.Figure(data=_scaled(data.get("data", []), factor), layout=layout, frames=data.get("frames"),
+                     skip_invalid=True)
+
+
+def step_buttons(key: str, options: Sequence[Any], prefix: str) -> None:
+    """Previous / next buttons (keys ``<prefix>.prev`` / ``<prefix>.next``) moving the selectbox ``key``."""
+    def move(delta: int) -> None:
+        current = st.session_state.get(key, options[0])
+        index = list(options).index(current) if current in options else 0
+        st.session_state[key] = options[min(max(index + delta, 0), len(options) - 1)]
+
+    left, right = st.columns(2)
+    left.button(_("Previous"), key=f"{prefix}.prev", icon=":material/arrow_back:", on_click=move, args=(-1,),
+                width="stretch")
+    right.button(_("Next"), key=f"{prefix}.next", icon=":material/arrow_forward:", on_click=move, args=(1,),
+                 width="stretch")
+
+
+def handout_html(title: str, intro: str, table: Any, figures: Sequence[tuple[str, go.Figure]]) -> str:
+    """One offline HTML page: a heading, a table (a DataFrame) and the figures; plotly.js is inlined once."""
+    import html
+
+
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
+             "<style>body{font-family:sans-serif;margin:2rem}table{border-collapse:collapse}"
+             "td,th{border:1px solid #ccc;padding:4px 8px}</style></head><body>",
+             f"<h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p>", table.to_html(index=False)]
+    for i, (heading, fig) in enumerate(figures):
+        parts.append(f"<h2>{html.escape(heading)}</h2>")
+        spec = fig.to_dict()
+        if (shown := display_value(spec)) is not spec:  # a lone surrogate as the page shows it (ui.text.display)
+            fig = go.Figure(shown, skip_invalid=True)
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=i == 0, config={"displaylogo": False}))
+    return "".join(parts) + "</body></html>"
