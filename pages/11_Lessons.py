@@ -6,21 +6,24 @@ import streamlit as st
 
 from engine.lessons import Lesson, LessonStep, course
 from ui.frame.layout import page_setup
-from ui.frame.presenter import handout_html
 from ui.frame.sidebar import render_sidebar
+from ui.lessons.handout import handout_html
 from ui.lessons.lesson_state import (
     VERDICTS,
     answer_widget,
     article_note,
     check_answer,
     choose_lesson,
+    choose_path,
     go,
     guide_table,
     page_url,
+    path,
     position,
     progress,
     scene_table,
     shown_answer,
+    step_along,
 )
 from ui.lessons.texts import explanation, lesson_titles, production, question
 from ui.text.i18n import _
@@ -78,25 +81,28 @@ def reveal_section(lesson: Lesson, step: LessonStep) -> None:
 
 
 def navigation_section(lesson_no: int, step_no: int) -> None:
-    last = (lesson_no, step_no) == (len(course()), len(course()[-1].steps))
+    """Previous / next along the trainer's path (presenter mode's arrow keys click them)."""
+    before, after = step_along(lesson_no, step_no, -1), step_along(lesson_no, step_no, +1)
     left, right = st.columns(2)
     left.button(_("Previous step"), key="lessons.prev", icon=":material/arrow_back:", width="stretch",
-                on_click=go, args=(lesson_no, step_no - 1), disabled=(lesson_no, step_no) == (1, 1))
+                on_click=go, args=before or (lesson_no, step_no), disabled=before is None)
     right.button(_("Next step"), key="lessons.next", icon=":material/arrow_forward:", width="stretch",
-                 on_click=go, args=(lesson_no, step_no + 1), disabled=last)
+                 on_click=go, args=after or (lesson_no, step_no), disabled=after is None)
 
 
 def guide_section() -> None:
-    """The trainer's guide (minutes, misconception, prompts, production line per lesson) and its handout."""
-    table = guide_table(lesson_titles())
+    """The trainer's guide: the path (whole course, two hours, one hour), its table (minutes, misconception,
+    prompts, production line per lesson) and the handout to run the session from."""
     with st.expander(_("Trainer's guide")):
+        choose_path()
+        table = guide_table(lesson_titles(), path())
+        st.caption(_("{lessons} lessons, {steps} predict-then-reveal steps, {minutes} minutes.").format(
+            lessons=len(table), steps=progress()[1], minutes=int(table[_("minutes")].sum())))
         st.table(table, hide_index=True)
-    title = _("Kafka Partition Lab: trainer's guide")
-    intro = _("{lessons} lessons, {steps} predict-then-reveal steps, about {minutes} minutes.").format(
-        lessons=len(course()), steps=progress()[1], minutes=int(table.iloc[:, 1].sum()))
-    st.download_button(_("Trainer's guide handout (one-page HTML, works offline)"),
-                       lambda: handout_html(title, intro, table, []), "lessons-trainer-guide.html", "text/html",
-                       key="lessons.download_guide", icon=":material/description:")
+        st.download_button(_("Trainer's handout: every step's question, answer and link (HTML, works offline, "
+                             "prints a page per lesson)"), lambda: handout_html(path()),
+                           f"lessons-handout-{path()}.html", "text/html", key="lessons.handout",
+                           icon=":material/description:")
 
 
 lesson_no, step_no = position()

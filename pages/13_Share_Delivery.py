@@ -27,7 +27,7 @@ def timeline_section(workload) -> None:
 with st.expander(_("Consumers, records and broker settings"), expanded=True):
     workload = workload_inputs()
 timeline = door(share_timeline, workload)  # a refusal is one line and the page stops
-summary_metrics(timeline.summary)
+summary_metrics(timeline.summary, workload.failure)
 tab_play, tab_events, tab_release = st.tabs([_("Timeline"), _("Events and downloads"), _("Kafka release")])
 with tab_play:
     timeline_section(workload)

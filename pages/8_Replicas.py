@@ -19,6 +19,7 @@ from ui.frame.layout import page_setup
 from ui.inputs.numbers import decimal_input, whole_number_input
 from ui.partition.cached import replica_placement, striped_placement
 from ui.partition.replica_choice import generate_caption, placement_caption, placer_choice, start_and_seed
+from ui.partition.replication import replication_section
 from ui.text.i18n import _, tr
 
 MAX_BROKERS = 100
@@ -128,3 +129,4 @@ placer = placer_choice()
 brokers, topic, rf, assignment, start, seed = placement_section(placer)
 leaders = failover_section([b.id for b in brokers], assignment)
 decommission_section(brokers, topic, rf, assignment, leaders, start, seed, placer)
+replication_section()

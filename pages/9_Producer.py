@@ -133,6 +133,9 @@ if K + "acks" not in st.session_state:
     load_preset()
 st.selectbox(_("Preset"), list(producer.PRESETS), key=K + "preset", on_change=load_preset, format_func=tr,
              help=_("Fills the settings below; edit them freely."))
+st.caption(_("Every preset sets linger.ms to 0, so that each record, sent 1 ms after the last, is its own batch and "
+             "request, as in the reference articles; released Kafka's default is {linger} ms (KIP-1030), under which "
+             "they would share one.").format(linger=DEFAULTS["linger.ms"]))
 try:
     results(json.dumps(settings(), sort_keys=True))
 except EngineError as exc:

@@ -115,6 +115,13 @@ def _log_text(frame: dict[str, Any]) -> str:
     return f"t = {frame['t_ms']:,} ms   |   " + ("   ".join(parts) if parts else "logs empty")
 
 
+def _before_first_send(frame: dict[str, Any]) -> dict[str, Any]:
+    """The moment before ``frame`` when the engine's first frame already has a request out: its batches still in
+    the accumulator (``send()`` appends there, the sender drains), nothing written to any log yet."""
+    return {**frame, "batches": {b: "accumulator" if where.startswith("request") else where
+                                 for b, where in frame["batches"].items()}, "logs": {}, "in_flight": []}
+
+
 def batch_animation(frames: list[dict[str, Any]], batches: list[dict[str, Any]]) -> go.Figure:
     """Batches as squares moving accumulator -> in flight (request n) -> acked / failed, one frame per
     change; the first ``MAX_ANIMATED_BATCHES`` batches are drawn.  Play + slider."""
@@ -127,6 +134,8 @@ def batch_animation(frames: list[dict[str, Any]], batches: list[dict[str, Any]])
     }
     if not frames:
         return go.Figure()
+    if any(frames[0]["logs"].values()):  # the first picture never shows a record in a log before it is sent
+        frames = [_before_first_send(frames[0]), *frames]
     first = _lane_points(frames[0], ids, labels)
     fig = go.Figure(
         data=[go.Scatter(mode="markers+text", textposition="middle right", hoverinfo="text", **first)],

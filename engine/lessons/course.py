@@ -53,7 +53,7 @@ def scene_of(state: GroupState, owned: AssignmentView | None = None) -> tuple[Ma
     for m in state.members:
         row = {"member": m.id, "topics": ", ".join(f"{t} ({state.topics[t]})" for t in m.topics)}
         if owned is not None:
-            row["owns"] = ", ".join(str(tp) for tp in owned.get(m.id, []))
+            row["owns"] = ", ".join(str(tp) for tp in sorted(owned.get(m.id, [])))
         rows.append(row)
     return tuple(rows)
 
@@ -64,8 +64,21 @@ def _before(scenario: Scenario, assignor: Assignor, step: int) -> tuple[Mapping[
 
 
 def _owned(scenario: Scenario, strategy: str, step: int, member: str) -> tuple[str, ...]:
+    """What ``member`` owns, by topic, then partition (an answer listed sorted)."""
     assignment = outcomes(scenario, CLIENT[strategy])[step].assignment
-    return tuple(str(tp) for tp in assignment.get(member, []))
+    return tuple(str(tp) for tp in sorted(assignment.get(member, [])))
+
+
+def group_states(scenario: Scenario, step: int, **more: Any) -> dict[str, Any]:
+    """What a question about rebalance ``step`` of a preset states: the members (in the coordinator's order)
+    and topics of step 0, who has left since (first) and who has joined (then, in order), and ``more`` (the
+    strategy, the member asked about, ...)."""
+    first, now = scenario.first, scenario.steps[step]
+    states: dict[str, Any] = {"members": tuple(first.member_ids), "topics": dict(first.topics)}
+    if step:
+        states.update({"leaves": tuple(m for m in first.member_ids if m not in now.member_ids),
+                       "joins": tuple(m for m in now.member_ids if m not in first.member_ids)})
+    return {**states, **more}
 
 
 # What kind of error each article callout a lesson shows is (engine.consumer.explain's ``why`` says how):
@@ -97,13 +110,14 @@ def _assign_step(sid: str, preset: str, strategy: str, step: int, member: str, p
     """"Which partitions does ``member`` own under ``strategy``?" on a seed preset."""
     scenario = build_preset(preset)
     every = tuple(f"{t}-{p}" for t, n in scenario.steps[step].topics.items() for p in range(n))
-    params = (("preset", preset), ("assign.step", str(page_step))) if page_step else (("preset", preset),)
+    params = (("preset", preset), ("rebalance.step", str(page_step))) if page_step else (("preset", preset),)
     page = "pages/2_Rebalance.py" if step else "pages/1_Assignments.py"
     return LessonStep(sid, "partitions", _owned(scenario, strategy, step, member),
                       {"member": member, "strategy": strategy, "preset": preset}, strategy_of(strategy).kafka_class,
                       choices=every,
                       scene=_before(scenario, CLIENT[strategy], step) if step else scene_of(scenario.first),
-                      link=PageLink(page, params), article=_note(preset, strategy, step))
+                      link=PageLink(page, params), article=_note(preset, strategy, step),
+                      states=group_states(scenario, step, strategy=strategy, member=member))
 
 
 def _why() -> Lesson:
@@ -114,11 +128,14 @@ def _why() -> Lesson:
     return Lesson("why", (
         LessonStep("why.three", "number", counts.count(max(counts)), {"partitions": 12, "consumers": len(counts),
                    "most": max(counts)}, "org.apache.kafka.clients.consumer.RangeAssignor#assignPartitions",
-                   scene=scene_of(orders.first),
+                   scene=scene_of(orders.first), states={"partitions": orders.first.total_partitions,
+                                                         "consumers": len(counts), "strategy": "range",
+                                                         "most": max(counts)},
                    link=PageLink("pages/1_Assignments.py", (("preset", "order-service"),))),
         LessonStep("why.idle", "number", idle_count, {"partitions": 6, "consumers": len(idle.first.members)},
                    "org.apache.kafka.clients.consumer.internals.AbstractPartitionAssignor#assign",
-                   scene=scene_of(idle.first),
+                   scene=scene_of(idle.first), states={"partitions": idle.first.total_partitions,
+                                                       "consumers": len(idle.first.members)},
                    link=PageLink("pages/1_Assignments.py", (("preset", "more-consumers"),))),
     ))
 
@@ -134,15 +151,21 @@ def remap_counts(keys: int = REMAP_KEYS, before: int = REMAP_FROM, after: int = 
 def _keys() -> Lesson:
     raw = murmur2(b"21")
     moved, total = remap_counts()
-    link = PageLink("pages/3_Keys.py", (("keys.partitions", str(REMAP_FROM)), ("keys.remap_to", str(REMAP_TO))))
+    one_key = PageLink("pages/3_Keys.py", (("keys.source", "paste"), ("keys.paste", "21"), ("keys.partitions", "50")))
+    # the page's uniform sample of as many keys (key-0 .. key-9999 would not fit in a URL), 12 -> 16 partitions
+    remap = PageLink("pages/3_Keys.py", (("keys.source", "generate"), ("keys.kind", "uniform"),
+                                         ("keys.count", str(REMAP_KEYS)), ("keys.distinct", str(REMAP_KEYS)),
+                                         ("keys.partitions", str(REMAP_FROM)), ("keys.remap_to", str(REMAP_TO))))
     return Lesson("keys", (
         LessonStep("keys.partition", "number", partition_for_key("21", 50),
                    {"key": "21", "partitions": 50, "murmur2": raw, "positive": raw & 0x7FFFFFFF},
                    "org.apache.kafka.clients.producer.internals.BuiltInPartitioner#partitionForKey "
-                   "(Utils.toPositive(Utils.murmur2(keyBytes)) % numPartitions)", link=link),
+                   "(Utils.toPositive(Utils.murmur2(keyBytes)) % numPartitions)", link=one_key,
+                   states={"key": "21", "partitions": 50}),
         LessonStep("keys.remap", "number", round(100 * moved / total), {"moved": moved, "keys": total,
                    "before": REMAP_FROM, "after": REMAP_TO, "stay": total - moved},
-                   "org.apache.kafka.common.utils.Utils#murmur2, Utils#toPositive", tolerance=5, link=link),
+                   "org.apache.kafka.common.utils.Utils#murmur2, Utils#toPositive", tolerance=5, link=remap,
+                   states={"keys": total, "before": REMAP_FROM, "after": REMAP_TO}),
     ))
 
 
@@ -155,6 +178,8 @@ def _assignors() -> Lesson:
         LessonStep("assignors.count", "number", len(first),
                    {"partitions": 10, "consumers": 3, "owned": ", ".join(first)},
                    strategy_of("range").kafka_class, scene=scene_of(seed_a.first),
+                   states={"partitions": seed_a.first.total_partitions, "consumers": len(seed_a.first.members),
+                           "strategy": "range", "member": "C0"},
                    link=PageLink("pages/1_Assignments.py", (("preset", "seed-a"),))),
     ))
 
@@ -169,6 +194,7 @@ def _leaves() -> Lesson:
                    "cooperative": revoked_count(cooperative), "rounds": cooperative.rounds},
                    "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator#onJoinPrepare (EAGER) vs "
                    "#onJoinComplete (COOPERATIVE)", scene=_before(seed_d, CLIENT["sticky"], 1),
+                   states=group_states(seed_d, 1, strategy="sticky"),
                    link=PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))),
     ))
 
@@ -180,15 +206,23 @@ def _static() -> Lesson:
     dynamic = rolling_restart(state, "range", config, static=False)
     static = rolling_restart(state, "range", config, static=True)
     slow = rolling_restart(state, "range", RollingRestartConfig(restart_ms=60_000, session_timeout_ms=45_000), True)
+    if static.rebalance_consumer_seconds:  # a static member back in time causes no rebalance: only its own wait
+        raise ScenarioError("lesson: the static rolling restart paused other members")
+    # each partition waits while its owner is down: partition-seconds, the unit lesson 12's lag counts in
     facts = {"members": len(state.members), "partitions": 6, "restart_s": 30, "session_s": 45,
-             "static_paused": round(static.consumer_seconds_paused), "slow": slow.rebalances}
-    link = PageLink("pages/7_Group_Protocol.py", (("protocol.restart_s", "30"), ("protocol.restart_session", "45000")))
+             "static_paused": round(state.total_partitions * static.downtime_consumer_seconds / len(state.members)),
+             "slow": slow.rebalances}
+    states = {"members": len(state.members), "partitions": state.total_partitions, "strategy": "range",
+              "restart_s": config.restart_ms // 1000, "session_s": config.session_timeout_ms // 1000}
+    link = PageLink("pages/7_Group_Protocol.py", (("protocol.restart_s", "30"), ("protocol.restart_session", "45000")),
+                    Scenario((state,), "seed-a on one topic of 6 partitions"))
     kafka = "group.instance.id (KIP-345); org.apache.kafka.coordinator.group.classic.ClassicGroup#replaceStaticMember"
     return Lesson("static", (
         LessonStep("static.dynamic", "number", dynamic.rebalances, facts,
                    "org.apache.kafka.clients.consumer.internals.AbstractCoordinator#maybeLeaveGroup",
-                   scene=scene_of(state), link=link),
-        LessonStep("static.static", "number", static.rebalances, facts, kafka, scene=scene_of(state), link=link),
+                   scene=scene_of(state), link=link, states={**states, "group.instance.id": False}),
+        LessonStep("static.static", "number", static.rebalances, facts, kafka, scene=scene_of(state), link=link,
+                   states={**states, "group.instance.id": True}),
     ))
 
 
@@ -202,12 +236,15 @@ def _kip848() -> Lesson:
                    "org.apache.kafka.coordinator.group.assignor.UniformAssignor, "
                    "org.apache.kafka.coordinator.group.modern.TargetAssignmentBuilder#build",
                    scene=_before(seed_d, SERVER["uniform"], 1),
+                   states=group_states(seed_d, 1, **{"group.protocol": "consumer", "assignor": "uniform"}),
                    link=PageLink("pages/2_Rebalance.py", (("preset", "seed-d"), ("rebalance.step", "1")))),
     ))
 
 
 SIZING_WHY = ("Dividing by the faster side sizes the topic for that side only: whenever Tp != Tc the slower side "
               "cannot keep up.")
+# after "Kafka gives" in the article note: Kafka computes no partition count, the rule of thumb does
+SIZING_RULE = "no partition count (it computes none); the rule of thumb gives max(Tt/Tp, Tt/Tc) = {needed}"
 RULE_OF_THUMB = ("Jun Rao, \"How to choose the number of topics/partitions in a Kafka cluster?\" (Confluent blog, "
                  "2015): max(t/p, t/c), rounded up (engine.sizing.partitions_needed)")
 
@@ -221,8 +258,11 @@ def _sizing() -> Lesson:
                    {"target": target, "producer": producer, "consumer": consumer, "by_producer": target / producer,
                     "by_consumer": target / consumer, "needed": needed, "article": article},
                    RULE_OF_THUMB, source="rule",
-                   link=PageLink("pages/4_Sizing.py", (("sizing.target_mb_s", str(target)),)),
-                   article=ArticleNote("000", f"Tt / max(Tp, Tc) = {article}", f"max(Tt/Tp, Tt/Tc) = {needed}",
+                   link=PageLink("pages/4_Sizing.py", (("sizing.target_mb_s", str(target)),
+                                                       ("sizing.producer_mb_s", str(producer)),
+                                                       ("sizing.consumer_mb_s", str(consumer)))),
+                   states={"target": target, "producer": producer, "consumer": consumer},
+                   article=ArticleNote("000", f"Tt / max(Tp, Tc) = {article}", SIZING_RULE.format(needed=needed),
                                        "wrong", "", SIZING_WHY)),
     ))
 
@@ -236,11 +276,14 @@ def _wheel() -> Lesson:
     facts = {"tick": tick, "size": size, "delay": delay, "interval": tick * size, "level": placed.level,
              "level_tick": level_tick, "slot": delay // level_tick, "bucket": placed.bucket,
              "expires": placed.bucket_expiration_ms}
-    link = PageLink("pages/5_Timing_Wheel.py", (("wheel.tick_ms", str(tick)), ("wheel.wheel_size", str(size))))
+    link = PageLink("pages/5_Timing_Wheel.py", (("wheel.tick_ms", str(tick)), ("wheel.wheel_size", str(size)),
+                                                 ("wheel.start_ms", "0"), ("wheel.source", "By hand"),
+                                                 ("wheel.hand", f"t, {delay}")))
     kafka = "org.apache.kafka.server.util.timer.TimingWheel#add, TimingWheel#addOverflowWheel"
+    states = {"tickMs": tick, "wheelSize": size, "delay": delay, "start_ms": 0}
     return Lesson("wheel", (
-        LessonStep("wheel.level", "number", placed.level, facts, kafka, link=link),
-        LessonStep("wheel.bucket", "number", placed.bucket, facts, kafka, link=link),
+        LessonStep("wheel.level", "number", placed.level, facts, kafka, link=link, states=states),
+        LessonStep("wheel.bucket", "number", placed.bucket, facts, kafka, link=link, states=states),
     ))
 
 
@@ -324,13 +367,16 @@ def _share_groups() -> Lesson:
 
     return Lesson("share", (
         LessonStep("share.readers", "number", facts["each"], facts, SIMPLE_ASSIGNOR, scene=scene, link=link,
-                   article=ONE_CONSUMER_PER_PARTITION),
-        LessonStep("share.two", "number", facts["two"], facts, SIMPLE_ASSIGNOR, scene=scene, link=link),
+                   article=ONE_CONSUMER_PER_PARTITION, states=group_states(scenario, 0)),
+        LessonStep("share.two", "number", facts["two"], facts, SIMPLE_ASSIGNOR, scene=scene, link=link,
+                   states=group_states(scenario, 0)),
         LessonStep("share.leave", "number", facts["gained"], facts,
                    SIMPLE_ASSIGNOR + "#assignRemainingPartitions",
-                   scene=scene_of(scenario.first, steps[0].assignment), link=rebalance(1)),
+                   scene=scene_of(scenario.first, steps[0].assignment), link=rebalance(1),
+                   states=group_states(scenario, 1)),
         LessonStep("share.join", "number", facts["lost"], facts, SIMPLE_ASSIGNOR + "#revokeOverfilledMembers",
-                   scene=scene_of(scenario.steps[1], steps[1].assignment), link=rebalance(2)),
+                   scene=scene_of(scenario.steps[1], steps[1].assignment), link=rebalance(2),
+                   states=group_states(scenario, 2)),
     ))
 
 
@@ -341,13 +387,26 @@ SHARE_GROUP_LESSONS: tuple[Callable[[], Lesson], ...] = (_share_groups,)
 STICKY_TASK_ASSIGNOR = "org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor"
 MERGED = (6, 4)  # a subtopology reading two topics (KStream#merge): its tasks
 ALONE_THREADS = 6  # one instance with a thread per task: no standby can be placed
-STREAMS_LINK = PageLink("pages/4_Sizing.py")
 
 
 def _streams_app(instances: int, threads: int, standbys: int, sources: tuple[int, ...] = (6,),
                  stateful: bool = True) -> StreamsSizingInputs:
     """One subtopology on ``instances`` instances (``app-1`` ..) of ``threads`` threads (``app-1-t1`` ..)."""
     return StreamsSizingInputs((SourceSubtopology(sources, stateful),), instances, threads, standbys)
+
+
+def streams_link(app: StreamsSizingInputs) -> PageLink:
+    """The Sizing page's Kafka Streams tab with ``app``'s one subtopology, instances, threads and standbys."""
+    (sub,) = app.subtopologies
+    return PageLink("pages/4_Sizing.py", (
+        ("sizing.streams.subtopologies", "1"), ("sizing.streams.sources.0", ", ".join(map(str, sub.source_partitions))),
+        ("sizing.streams.stateful.0", "1" if sub.stateful else "0"), ("sizing.streams.instances", str(app.instances)),
+        ("sizing.streams.threads", str(app.threads)), ("sizing.streams.standbys", str(app.standby_replicas))))
+
+
+SPREAD_APP = _streams_app(5, 2, 0, MERGED, stateful=False)  # steps 1-2
+STANDBY_APP = _streams_app(3, 2, 1)  # steps 3, 5, 6
+ALONE_APP = _streams_app(1, ALONE_THREADS, 1)  # step 4
 
 
 def _order(tasks: Iterable[str]) -> list[str]:
@@ -361,7 +420,7 @@ def _tasks(tasks: Iterable[str]) -> str:
 
 def _streams_spread_facts() -> dict[str, Any]:
     """Steps 1-2: the merged subtopology's tasks, and the threads of 5 instances x 2 that get one."""
-    app = _streams_app(5, 2, 0, MERGED, stateful=False)
+    app = SPREAD_APP
     first = assign_streams_group(app.group())
     busy = [m for m, tasks in first.members.items() if tasks.active]
     return {"topic_a": MERGED[0], "topic_b": MERGED[1], "tasks": app.subtopologies[0].tasks,
@@ -372,10 +431,10 @@ def _streams_spread_facts() -> dict[str, Any]:
 
 def _streams_standby_facts() -> dict[str, Any]:
     """Steps 3-4: the standbys of 6 stateful tasks on 3 instances x 2 threads, then on one instance of 6."""
-    app = _streams_app(3, 2, 1)
+    app = STANDBY_APP
     active, standby = holders(assign_streams_group(app.group()))
     counts = {p: sum(1 for held in standby.values() if p in held) for p in sorted(set(active.values()))}
-    alone = assign_streams_group(_streams_app(1, ALONE_THREADS, 1).group())
+    alone = assign_streams_group(ALONE_APP.group())
     return {"instances": app.instances, "threads": app.threads, "standbys": app.standby_replicas,
             "partitions": app.subtopologies[0].tasks, "copies": sum(counts.values()),
             "per_instance": _names(f"{p}: {n}" for p, n in counts.items()),
@@ -388,7 +447,7 @@ def _streams_standby_facts() -> dict[str, Any]:
 def _streams_restart_facts(restarted: str = "app-2") -> dict[str, Any]:
     """Steps 5-6: ``restarted`` stops (its members leave), then comes back with new members and no previous
     tasks; with one standby replica, and the same stop without standbys."""
-    app = _streams_app(3, 2, 1)
+    app = STANDBY_APP
     group = app.group()
     first = assign_streams_group(group)
     before, standby_before = holders(first)
@@ -419,16 +478,28 @@ def _streams_groups() -> Lesson:
     (``engine.streams_sizing``)."""
     facts = {**_streams_spread_facts(), **_streams_standby_facts(), **_streams_restart_facts()}
     assign_active, assign_standby = STICKY_TASK_ASSIGNOR + "#assignActive", STICKY_TASK_ASSIGNOR + "#assignStandby"
+    spread, standby = streams_link(SPREAD_APP), streams_link(STANDBY_APP)
+
+    def stated(*names: str, **more: Any) -> dict[str, Any]:  # the facts a question quotes, and what it says
+        return {**{name: facts[name] for name in names}, **more}
+
+    restart = stated("instances", "threads", "partitions", "standbys", "restarted", "restarted_active", stateful=True)
     return Lesson("streams", (
         LessonStep("streams.tasks", "number", facts["tasks"], facts,
                    "org.apache.kafka.coordinator.group.streams.TopologyMetadata#maxNumInputPartitions",
-                   link=STREAMS_LINK),
-        LessonStep("streams.threads", "number", facts["busy"], facts, assign_active, link=STREAMS_LINK),
-        LessonStep("streams.standbys", "number", facts["copies"], facts, assign_standby, link=STREAMS_LINK),
+                   link=spread, states=stated("topic_a", "topic_b")),
+        LessonStep("streams.threads", "number", facts["busy"], facts, assign_active, link=spread,
+                   states=stated("topic_a", "topic_b", "spread_instances", "spread_threads", "spread_total",
+                                 stateless=True, **{"num.standby.replicas": 0})),
+        LessonStep("streams.standbys", "number", facts["copies"], facts, assign_standby, link=standby,
+                   states=stated("partitions", "instances", "threads", "standbys", stateful=True)),
         LessonStep("streams.alone", "number", facts["alone_placed"], facts,
-                   STICKY_TASK_ASSIGNOR + "#assignStandbyToMemberWithLeastLoad", link=STREAMS_LINK),
-        LessonStep("streams.restart", "number", facts["warm"], facts, assign_active, link=STREAMS_LINK),
-        LessonStep("streams.rejoin", "number", facts["returned"], facts, assign_active, link=STREAMS_LINK),
+                   STICKY_TASK_ASSIGNOR + "#assignStandbyToMemberWithLeastLoad", link=streams_link(ALONE_APP),
+                   states=stated("partitions", "standbys", "alone_threads", stateful=True)),
+        LessonStep("streams.restart", "number", facts["warm"], facts, assign_active, link=standby,
+                   states=restart),
+        LessonStep("streams.rejoin", "number", facts["returned"], facts, assign_active, link=standby,
+                   states=restart),
     ))
 
 

@@ -1,10 +1,13 @@
 """The shape of a guided lesson: steps that ask one concrete question whose answer the engine computes.
 
 A ``LessonStep`` carries no prose (the dashboard keeps the translated texts, keyed by ``step.id``): it carries
-the question's kind, the engine's answer, the facts the texts quote (numbers, partition lists), the Kafka
-class and method that compute the answer (or, for a rule of thumb, where it comes from), the page that shows
-the same scenario, and, where a reference article gets the answer wrong, what the article says and what kind of
-error it is (a typo, out of date since a Kafka release, or wrong).  ``check`` compares a trainee's answer with
+the question's kind, the engine's answer, the facts the texts quote (numbers, partition lists), what the question
+states (``states``: every input the answer depends on, machine-readable, so a test recomputes the answer from it
+alone and checks the question shows each one), the Kafka class and method that compute the answer (or, for a
+rule of thumb, where it comes from; ``unchecked`` names the release registry's model when the answer rests on a
+part of it not checked against Kafka), the page that shows the same scenario, and, where a reference article gets
+the answer wrong, what the article says and what kind of error it is (a typo, out of date since a Kafka release,
+or wrong).  ``check`` compares a trainee's answer with
 the engine's::
 
     >>> step = LessonStep("keys.partition", "number", 40, facts={"key": "21"}, tolerance=0)
@@ -18,9 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.errors import ScenarioError
+
+if TYPE_CHECKING:
+    from engine.scenario import Scenario
 
 Kind = Literal["number", "partitions", "choice"]
 MAX_ANSWER_CHARS = 10_000
@@ -46,10 +52,12 @@ class ArticleNote:
 
 @dataclass(frozen=True)
 class PageLink:
-    """The full page that shows the step's scenario: ``pages/<file>`` with these URL parameters."""
+    """The full page that shows the step's scenario: ``pages/<file>`` with these URL parameters (a preset, the
+    page's widgets) and, for a group no preset holds, the ``scenario`` itself (the dashboard's ``?s=`` link)."""
 
     page: str
     params: tuple[tuple[str, str], ...] = ()
+    scenario: Scenario | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,9 @@ class LessonStep:
     article: ArticleNote | None = None
     unit: str = ""  # shown after the answer ("%")
     source: Literal["kafka", "rule", "model"] = "kafka"  # Kafka's code, a rule of thumb's source, or the lab's model
+    # what the question tells the trainee (counts, configs, faults, the scene it points at): all the answer needs
+    states: Mapping[str, Any] = field(default_factory=dict)
+    unchecked: str = ""  # an engine.release key: the answer rests on that model's part not checked against Kafka
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ SOURCES = {
     "members": "kafka-consumer-groups.sh --describe --members",
     "state": "kafka-consumer-groups.sh --describe --state",
     "message": "kafka-consumer-groups.sh messages",
+    "share_members": "kafka-share-groups.sh --describe --members",
     "streams_members": "kafka-streams-groups.sh --describe --members",
     "streams_offsets": "kafka-streams-groups.sh --describe --offsets",
     "streams_message": "kafka-streams-groups.sh messages",
@@ -151,8 +152,16 @@ def _table(scan: _Scan, i: int, kind: str) -> int:
         streams_groups.parse_table(scan.data, (i + 1, scan.lines[i]), rows)
     else:
         consumer_groups.parse_table(scan.data, (i + 1, scan.lines[i]), rows, scan.group_hint)
+        if kind == "members" and _share_rows(scan.data, i + 2, j):
+            kind = "share_members"  # kafka-share-groups.sh prints the same header as kafka-consumer-groups.sh
     scan.mark(kind, i + 1, j)
     return j
+
+
+def _share_rows(data: Imported, first: int, last: int) -> bool:
+    """Whether the members table on lines ``first``..``last`` described a share group (its rows' format)."""
+    return any(group.protocol == "share" and any(first <= (m.line or 0) <= last for m in group.members.values())
+               for group in data.groups.values())
 
 
 def _json(scan: _Scan, i: int) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from support.i18n_pages import english_left, run_page
+from support.rendered_text import rendered_texts
 from ui.frame.layout import page_files
 from ui.text import i18n
 
@@ -29,3 +30,16 @@ def test_the_check_reads_table_cells() -> None:
     """Dataframes are drawn on a canvas; the check reads the cell values the page sends."""
     left = english_left(run_page("pages/9_Producer.py", "en"))
     assert any(t.startswith("request 1: ") for t in left)  # a cell of the events table, not a header
+
+
+def test_protocol_values_stay_kafkas_names_in_chinese() -> None:
+    """``group.protocol=consumer`` is a protocol's name: the Assignments table's group.protocol column and the
+    Rebalance table's protocol column keep ``consumer`` (never 消费者), and the caption under the Rebalance table
+    names its rounds column as the table does."""
+    at = run_page("pages/1_Assignments.py", "zh")
+    table = next(d.value for d in at.dataframe if "group.protocol" in d.value.columns)
+    assert set(table["group.protocol"]) == {"classic", "consumer"}
+    at = run_page("pages/2_Rebalance.py", "zh")
+    texts = rendered_texts(at)
+    assert "consumer（KIP-848）" in texts and "消费者（KIP-848）" not in texts
+    assert "轮数" in texts and any(c.value.startswith("轮数：classic 协议") for c in at.caption)

@@ -1,6 +1,7 @@
 """Producer, Partition Log and Lessons in Chinese beyond their first run: the producer's presets, its
 notes, fault-line and transaction errors; the log's compaction, an offset out of range and a segment too small;
-every step of every lesson (check without an answer, check, reveal) and presenter mode.  Each state shows no
+every step of every lesson (check without an answer, check, reveal: no English sentence left inside the Chinese
+either, in the question, the reveal or the trainer's guide) and presenter mode.  Each state shows no
 English prose and nothing asked of ``_()`` / ``tr()`` is missing.
 
 A translated selectbox (``format_func``) is moved with ``select_index``: AppTest formats ``set_value`` outside
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.lessons import course
-from support.i18n_pages import english_left, run_page
+from support.i18n_pages import english_left, run_page, sentences_left
 from ui.text import i18n
 
 
@@ -78,6 +79,9 @@ def test_every_lesson_step_and_presenter_mode_in_chinese() -> None:
             at.button(key="lessons.check").click().run()  # the reveal: verdict, explanation, article note
             assert [s.value for s in at.success][0].startswith("正确："), step.id
             assert not at.exception and english_left(at) == [], step.id
+            # no English sentence inside the Chinese: the question, the reveal (explanation, Kafka line, article
+            # note, production line) and the trainer's guide under the course
+            assert sentences_left(at) == [], step.id
     at.session_state["present.mode"] = True
     at.run()
     assert "退出演示模式" in [b.label for b in at.button]

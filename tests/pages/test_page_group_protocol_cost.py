@@ -1,7 +1,7 @@
 """Group Protocol's rolling restart replays each strategy and membership kind once.
 
-The page used to replay the restart twice (once for the comparison rows, once for the timelines): on the
-large preset that doubled its script time.
+One replay serves both the comparison rows and the timelines: a second one would double the page's script time
+on the large preset.
 """
 
 from __future__ import annotations

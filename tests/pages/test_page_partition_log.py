@@ -108,3 +108,10 @@ def test_the_animation_opens_on_the_last_frame(page: AppTest) -> None:
     assert spec["data"][0]["x"] == spec["frames"][-1]["data"][0]["x"]
     assert spec["layout"]["sliders"][0]["active"] == len(spec["frames"]) - 1
     assert f"{n} segment(s)" in spec["layout"]["title"]["text"]
+
+
+def test_the_article_button_offers_the_example_rather_than_stating_it() -> None:
+    """The button loads the book's example; it does not assert a second segment the run below need not have."""
+    at = open_page("10_Partition_Log.py")
+    label = at.button(key="log.seed").label
+    assert label.startswith("Load the example of 《深入理解 Kafka》") and "00000000000000000133.log" in label

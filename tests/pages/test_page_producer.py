@@ -3,6 +3,8 @@ fault lines shown inline, the transactions section."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -99,3 +101,26 @@ def test_linger_left_at_the_default_is_released_kafkas_5_ms() -> None:
                                            "faults": []})))
     assert expected["effective_config"]["linger.ms"] == 5 and len(expected["batches"]) == 1
     assert metrics(at)["requests"] == str(expected["summary"]["requests"]) == "1"
+
+
+def test_the_presets_linger_and_the_released_default_are_both_named(page: AppTest) -> None:
+    """The presets fill in linger.ms 0 (one record per request, as the articles draw it); the caption under the
+    preset says so and gives released Kafka's default, 5 ms, as the release caption does."""
+    from engine.producer.producer_config import DEFAULTS
+
+    captions = [c.value for c in page.caption]
+    assert page.text_input(key="producer.linger.ms").value == "0"
+    assert any(c.startswith("Every preset sets linger.ms to 0") and f"default is {DEFAULTS['linger.ms']} ms" in c
+               for c in captions)
+
+
+def test_the_animations_first_frame_shows_no_record_in_a_log_before_it_is_sent(page: AppTest) -> None:
+    """The first picture has the first batch in the accumulator and every log empty; the record reaches the log
+    in a later frame, once its request is out."""
+    spec = next(json.loads(c.proto.spec) for c in page.get("plotly_chart")
+                if "accumulator" in json.dumps(json.loads(c.proto.spec)["layout"].get("xaxis", {})))
+    first = spec["frames"][0]
+    assert first["layout"]["title"]["text"].endswith("logs empty")
+    assert spec["layout"]["title"]["text"] == first["layout"]["title"]["text"]
+    assert all("(request" not in t for t in first["data"][0]["text"])
+    assert "p0: r0" in spec["frames"][1]["layout"]["title"]["text"]

@@ -67,3 +67,15 @@ def test_bad_input_is_named_and_nothing_half_done() -> None:
     at.text_input(key="share.poison").set_value("7, x").run()
     assert any("poison offsets" in e.value and "'x'" in e.value for e in at.error)
     assert not at.metric  # stopped before any run
+
+
+def test_what_the_failing_consumers_records_cost_follows_how_it_failed() -> None:
+    """A crash leaves the records locked for the broker config's lock; a graceful leave releases them at once
+    (never "locked for 0.0 s")."""
+    at = open_page("13_Share_Delivery.py")
+    crash = [c.value for c in at.caption if c.value.startswith("The crashed consumer held")]
+    assert crash and "stayed locked for 28.0 s" in crash[0] and "group.share.record.lock.duration.ms" in crash[0]
+    at.radio(key="share.failure").set_value("leave").run()
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("The leaving consumer held") and "released them at once" in c for c in captions)
+    assert not any("locked for 0.0 s" in c or "The crashed consumer" in c for c in captions)

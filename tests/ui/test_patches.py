@@ -52,3 +52,28 @@ def test_install_reports_nothing_and_every_hook_is_in_place() -> None:
     assert plotly.io.to_json.__code__.co_filename == patches.__file__
     assert i18n._run_holder[0](type("Ctx", (), {"parallel_coordinator": "run"})()) == "run"
     assert inspect.unwrap(plotly.io.to_json) is not plotly.io.to_json
+
+
+def test_sessions_starting_at_once_install_each_patch_once() -> None:
+    """A fresh server's first runs call ``install`` from several script threads at once; a patch installed twice
+    would wrap its own wrapper (``plotly.io.to_json``'s would then read a figure's JSON before it exists)."""
+    import subprocess
+    import sys
+
+    from helpers import REPO
+
+    code = (
+        "import threading, plotly.io\n"
+        "from ui.frame import patches\n"
+        "start = threading.Barrier(8)\n"
+        "def first_run():\n"
+        "    start.wait()\n"
+        "    patches.install()\n"
+        "threads = [threading.Thread(target=first_run) for _ in range(8)]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "inner = plotly.io.to_json.__wrapped__\n"
+        "print(getattr(inner, '__wrapped__', None) is None)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120,
+                         check=True)
+    assert out.stdout.strip() == "True", out.stderr

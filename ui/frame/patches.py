@@ -25,6 +25,7 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -108,10 +109,22 @@ def version_problems() -> list[str]:
     return lines
 
 
-@functools.cache
+_INSTALLING = threading.Lock()
+_installed: tuple[str, ...] | None = None
+
+
 def install() -> tuple[str, ...]:
-    """Once per process: every patch whose target is as expected; the lines naming an unsupported version or a
-    patch left out (empty when all is well)."""
+    """Once per process, whichever session's first run calls it first (the others wait: a patch installed twice
+    would wrap its own wrapper): every patch whose target is as expected; the lines naming an unsupported
+    version or a patch left out (empty when all is well)."""
+    global _installed
+    with _INSTALLING:
+        if _installed is None:
+            _installed = _install_each()
+        return _installed
+
+
+def _install_each() -> tuple[str, ...]:
     lines = version_problems()
     patches: tuple[tuple[tuple[Target, ...], Callable[[], None]], ...] = (
         ((DELTA_GENERATOR,), _escape_texts), ((DATAFRAME, TABLE), _translate_tables), ((DOWNLOAD,), _csv_with_bom),

@@ -3,10 +3,16 @@
 * ``apply()`` (called by ``ui.frame.layout.page_setup``) injects one CSS block that hides the sidebar and the
   toolbar and enlarges the text, tables (a dataframe is drawn on a canvas: zoomed, since its font ignores CSS)
   and the values of selectboxes and inputs, and a tiny script (``st.iframe``, same origin) that clicks the page's
-  namespaced ``*.prev`` / ``*.next`` buttons on ArrowLeft / ArrowRight (Streamlit has no key events).
+  namespaced ``*.prev`` / ``*.next`` buttons on ArrowLeft / ArrowRight (Streamlit has no key events).  Once the
+  run a key started has finished (and when a page opens in presenter mode), the script scrolls the section being
+  stepped (the last ``h2`` / ``h3`` above the ``*.next`` button: a lesson's title, then its table and question)
+  to the top of the window, so a step fits a 1280 x 720 projector without the presenter scrolling.
+* ``apply()`` answers the presenter bar (``present.bar``, one compact row at the top: Leave presenter mode; the
+  page chrome adds the language switch, ``ui.frame.layout``), since the sidebar is hidden.
 * Charts: ``chart_config()`` is the one Plotly config every chart gets (the modebar camera downloads a PNG or an
-  SVG at presentation size, 1920 x 1080); ``presentation_figure`` scales every font of a figure.  Both are
-  applied in one place: ``ui.frame.patches`` wraps ``st.plotly_chart`` once per process, and the wrapper
+  SVG at presentation size, 1920 x 1080); ``presentation_figure`` scales every font of a figure, the sizes a
+  figure leaves to Streamlit's Plotly theme (title, legend, axis titles, ticks, annotations) included.  Both
+  are applied in one place: ``ui.frame.patches`` wraps ``st.plotly_chart`` once per process, and the wrapper
   reads this session's choices, so no page changes.
 * ``handout_html``: one offline HTML page of a table and figures.
 * ``step_buttons`` draws previous / next buttons for a keyed step selector (the keyboard's targets).
@@ -14,11 +20,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from ui.text.display import display_value
 from ui.text.i18n import _
@@ -27,7 +35,18 @@ MODE = "present.mode"  # the session's choice (not a widget key: survives page s
 TOGGLE = "present.toggle"
 FORMAT = "present.format"
 QUERY_KEY = "present"
-FONT_SCALE = 1.6
+BAR = "present.bar"  # the presenter bar's container: Leave presenter mode and the language switch
+FONT_SCALE = 1.6  # presenter text is 1.6rem: every chart font grows by the same factor
+# The sizes (px) Streamlit's Plotly theme gives what a figure leaves unsized (streamlit 1.67, PlotlyChart's
+# CustomTheme: fontSizes.twoSm 12, sm 14, md 16); presenter mode writes them, scaled, into the figure.
+THEME_SIZES = {"font": 12, "title": 16, "legend": 12, "legend_title": 12, "axis_title": 14, "tick": 12,
+               "annotation": 12, "hoverlabel": 12, "colorbar_title": 14}
+MIN_CHART_FONT = round(min(THEME_SIZES.values()) * FONT_SCALE, 1)  # px: the smallest chart text presented (19.2)
+CARTESIAN = frozenset({"scatter", "scattergl", "bar", "box", "violin", "histogram", "histogram2d",
+                       "histogram2dcontour", "heatmap", "contour", "waterfall", "funnel", "candlestick", "ohlc",
+                       "image"})
+COLORBAR = frozenset({"heatmap", "contour", "histogram2d", "histogram2dcontour"})  # a colour bar unless hidden
+_AXIS = re.compile(r"^[xy]axis\d*$")
 EXPORT_SIZE = (1920, 1080)
 FORMATS = ("png", "svg")
 
@@ -38,27 +57,59 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [da
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li, [data-testid="stCaptionContainer"],
 [data-testid="stWidgetLabel"] p, .stButton button p, [data-testid="stAlertContainer"] p {font-size: 1.6rem !important;}
 h1 {font-size: 3.4rem !important;} h2 {font-size: 2.6rem !important;} h3 {font-size: 2.1rem !important;}
+[data-testid="stTable"] th, [data-testid="stTable"] td {padding: 0.3rem 0.6rem !important; line-height: 1.35 !important;
+}
 [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {font-size: 1.4rem !important;}
 [data-testid="stDataFrame"] {zoom: 1.4;}
 [data-baseweb="select"] div, [data-baseweb="select"] input, [data-baseweb="tag"] span, [data-baseweb="popover"] li,
 [data-testid="stNumberInputContainer"] input, [data-testid="stTextInputRootElement"] input,
 [data-testid="stTextArea"] textarea {font-size: 1.4rem !important;}
 .st-key-present-keys {display: none !important;}
+[data-testid="stHeading"] {scroll-margin-top: 0.75rem;}
+.st-key-present-bar {gap: 0.75rem !important;}
+.st-key-present-bar .stButton button p,
+.st-key-present-bar [data-testid="stButtonGroup"] p {font-size: 1.1rem !important;}
 </style>"""
 
 KEYS_JS = """<script>
 const doc = window.parent.document;
 if (!doc.kplPresenterKeys) {
   doc.kplPresenterKeys = true;
+  const win = window.parent;
+  const keyed = (dir) => [...doc.querySelectorAll("[class*='st-key-']")].find(
+    (el) => [...el.classList].some((c) => c.startsWith("st-key-") && c.endsWith("-" + dir)));
+  const showStep = () => {  // the stepped section's heading (the last h2 / h3 above *.next) at the top
+    const box = keyed("next") || keyed("prev");
+    if (!box || !doc.querySelector(".kpl-presenting")) return;
+    const heads = [...doc.querySelectorAll("[data-testid='stMain'] h2, [data-testid='stMain'] h3")].filter(
+      (h) => h.compareDocumentPosition(box) & 4);  // DOCUMENT_POSITION_FOLLOWING: the buttons come after it
+    const head = heads[heads.length - 1];
+    if (head) (head.closest("[data-testid='stElementContainer']") || head).scrollIntoView({block: "start"});
+  };
+  const afterRun = (then) => {  // once the run a click started has finished (or none started in 1.5 s)
+    const app = doc.querySelector("[data-testid='stApp']");
+    const start = Date.now();
+    let ran = false;
+    const poll = () => {
+      const state = app ? app.getAttribute("data-test-script-state") : "notRunning";
+      ran = ran || state === "running";
+      if ((ran && state !== "running") || (!ran && Date.now() - start > 1500)) {
+        win.requestAnimationFrame(() => win.requestAnimationFrame(then));
+      } else if (Date.now() - start < 60000) {
+        win.setTimeout(poll, 40);
+      }
+    };
+    poll();
+  };
   doc.addEventListener("keydown", (e) => {
     const where = e.target && e.target.closest ? e.target.closest("input, textarea, [contenteditable]") : null;
     const dir = e.key === "ArrowRight" ? "next" : (e.key === "ArrowLeft" ? "prev" : null);
     if (where || !dir || !doc.querySelector(".kpl-presenting")) return;
-    const box = [...doc.querySelectorAll("[class*='st-key-']")].find(
-      (el) => [...el.classList].some((c) => c.startsWith("st-key-") && c.endsWith("-" + dir)));
+    const box = keyed(dir);
     const button = box && box.querySelector("button:not([disabled])");
-    if (button) { e.preventDefault(); button.click(); }
+    if (button) { e.preventDefault(); button.click(); afterRun(showStep); }
   });
+  afterRun(showStep);  // a page opened in presenter mode: at its step
 }
 </script>"""
 
@@ -79,15 +130,18 @@ def _set_mode(on: bool) -> None:
     st.session_state[MODE] = st.session_state[TOGGLE] = on
 
 
-def apply() -> None:
-    """Once per run, before anything is drawn: in presenter mode the CSS and the keys."""
+def apply() -> DeltaGenerator | None:
+    """Once per run, before anything is drawn: in presenter mode the CSS, the keys and the presenter bar (one
+    row: Leave presenter mode, then what the caller adds: the language switch); ``None`` when not presenting."""
     if not presenting():
-        return
+        return None
     st.markdown(CSS + '<span class="kpl-presenting"></span>', unsafe_allow_html=True)
     with st.container(key="present.keys"):  # hidden by CSS; a hidden iframe still runs its script
         st.iframe(KEYS_JS, height=1)  # same-origin: the script listens on the app's document
-    st.button(_("Leave presenter mode"), key="present.leave", icon=":material/close_fullscreen:",
-              on_click=_set_mode, args=(False,), type="tertiary")
+    bar = st.container(key=BAR, horizontal=True, vertical_alignment="center")
+    bar.button(_("Leave presenter mode"), key="present.leave", icon=":material/close_fullscreen:",
+               on_click=_set_mode, args=(False,), type="tertiary")
+    return bar
 
 
 def render_toggle() -> None:
@@ -118,16 +172,76 @@ def _scaled(node: Any, factor: float, in_font: bool = False) -> Any:
     return node
 
 
+def _sized(node: dict[str, Any], key: str, size: float) -> None:
+    """``node[key]`` (a font) gets ``size`` unless it has one (already scaled)."""
+    font = node.get(key)
+    if not isinstance(font, dict):
+        font = node[key] = {}
+    if not isinstance(font.get("size"), (int, float)):
+        font["size"] = size
+
+
+def _titled(node: dict[str, Any], size: float) -> None:
+    """``node``'s title font gets ``size`` unless it has one (a bare string title becomes ``{"text": ...}``)."""
+    title = node.get("title")
+    if isinstance(title, str):
+        title = node["title"] = {"text": title}
+    if not isinstance(title, dict):
+        title = node["title"] = {}
+    _sized(title, "font", size)
+
+
+def _colorbar(bar: dict[str, Any], factor: float) -> None:
+    _titled(bar, round(THEME_SIZES["colorbar_title"] * factor, 1))
+    _sized(bar, "tickfont", round(THEME_SIZES["tick"] * factor, 1))
+
+
+def _theme_sizes(layout: dict[str, Any], data: list[dict[str, Any]], factor: float) -> None:
+    """Every font the figure leaves to the theme (Streamlit's, ``THEME_SIZES``) written in, scaled: the title,
+    the legend and its title, each cartesian axis's title and ticks, annotations, hover labels, colour bars."""
+    size = {name: round(px * factor, 1) for name, px in THEME_SIZES.items()}
+    _sized(layout, "font", size["font"])
+    _titled(layout, size["title"])
+    legend = layout.setdefault("legend", {})
+    _sized(legend, "font", size["legend"])
+    if isinstance(legend.get("title"), (dict, str)):
+        _titled(legend, size["legend_title"])
+    axes = {name for name in layout if _AXIS.match(name)}
+    for trace in data:
+        if trace.get("type", "scatter") in CARTESIAN:
+            axes |= {f"{axis}axis{str(trace.get(f'{axis}axis') or axis)[1:]}" for axis in ("x", "y")}
+        if trace.get("type") in COLORBAR and trace.get("showscale") is not False and not trace.get("coloraxis"):
+            trace.setdefault("colorbar", {})
+        marker = trace.get("marker")
+        if isinstance(marker, dict) and marker.get("showscale"):
+            marker.setdefault("colorbar", {})
+        for holder in (trace, marker):
+            if isinstance(holder, dict) and isinstance(holder.get("colorbar"), dict):
+                _colorbar(holder["colorbar"], factor)
+    for name in sorted(axes):
+        axis = layout.setdefault(name, {})
+        _titled(axis, size["axis_title"])
+        _sized(axis, "tickfont", size["tick"])
+    for note in layout.get("annotations") or []:
+        _sized(note, "font", size["annotation"])
+    _sized(layout.setdefault("hoverlabel", {}), "font", size["hoverlabel"])
+    coloraxis = layout.get("coloraxis")
+    if isinstance(coloraxis, dict) and isinstance(coloraxis.get("colorbar"), dict):
+        _colorbar(coloraxis["colorbar"], factor)
+
+
 def presentation_figure(fig: go.Figure, factor: float = FONT_SCALE) -> go.Figure:
-    """``fig`` with every font enlarged (layout, traces; the default font too) for a projector."""
+    """``fig`` with every font enlarged for a projector: the sizes it sets (layout, traces, animation frames)
+    multiplied by ``factor``, and the sizes it leaves to Streamlit's theme (title 16, axis titles 14, legend,
+    ticks and annotations 12 px) written in, multiplied too; a set height grows by half as much."""
     data = fig.to_plotly_json()
     layout = _scaled(data.get("layout", {}), factor)
-    layout.setdefault("font", {})
-    layout["font"]["size"] = layout["font"].get("size") or round(12 * factor)
+    traces = _scaled(data.get("data", []), factor)
+    _theme_sizes(layout, traces, factor)
     if isinstance(layout.get("height"), (int, float)):
         layout["height"] = int(layout["height"] * (1 + (factor - 1) / 2))
-    return go.Figure(data=_scaled(data.get("data", []), factor), layout=layout, frames=data.get("frames"),
-                     skip_invalid=True)
+    frames = _scaled(data.get("frames"), factor) if data.get("frames") else None
+    return go.Figure(data=traces, layout=layout, frames=frames, skip_invalid=True)
 
 
 def step_buttons(key: str, options: Sequence[Any], prefix: str) -> None:

@@ -17,7 +17,7 @@ def release_text(key: str) -> str:
     """The caption's text for model ``key``, in the session's language."""
     m = model(key)
     parts = [_("Follows {release} (commit {commit}): {kafka_class}.").format(
-        release=m.release.label, commit=m.release.commit[:12], kafka_class=m.kafka_class)]
+        release=tr(m.release.label), commit=m.release.commit[:12], kafka_class=m.kafka_class)]
     if m.not_verified:
         parts.append(_("Not checked against Kafka's code: {what}.").format(what=tr(m.not_verified)))
     parts += [_("On {releases}: {differs}.").format(releases=tr(o.releases), differs=tr(o.differs))

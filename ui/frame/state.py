@@ -136,6 +136,20 @@ URL_WIDGETS: dict[str, type] = {
     "wheel.tick_ms": int, "wheel.wheel_size": int, "protocol.restart_s": int, "protocol.restart_session": int,
     "compare.left": str, "compare.right": str, "compare.left_partitions": int, "compare.right_partitions": int,
     "compare.step": int,
+    # the lessons' links (engine.lessons: each step's own inputs on its page)
+    "keys.source": str, "keys.paste": str, "keys.kind": str, "keys.count": int, "keys.distinct": int,
+    "keys.zipf_s": float, "keys.null_pct": int, "keys.group_ids": str, "keys.offsets_partitions": int,
+    "sizing.producer_mb_s": str, "sizing.consumer_mb_s": str, "sizing.streams.subtopologies": int,
+    "sizing.streams.sources.0": str, "sizing.streams.stateful.0": int, "sizing.streams.instances": int,
+    "sizing.streams.threads": int, "sizing.streams.standbys": int,
+    "wheel.start_ms": int, "wheel.source": str, "wheel.hand": str,
+    "producer.acks": str, "producer.idempotence": str, "producer.partitions": int, "producer.records": int,
+    "producer.interval_ms": int, "producer.latency_ms": int, "producer.request.timeout.ms": int,
+    "producer.delivery.timeout.ms": int, "producer.faults": str, "producer.txn_ops": str, "producer.txn_ids": str,
+    "log.segment_size": int, "log.retention.ms": int, "log.batches": int, "log.records_per_batch": int,
+    "log.value_bytes": int, "log.keys": int, "log.interval_ms": int, "log.at": int,
+    "replicas.isr.leo": str, "replicas.isr.isr": list, "replicas.isr.min_insync": int, "replicas.isr.fail": list,
+    "replicas.isr.unclean": str, "lessons.path": str,
 }
 KEY_URL_WIDGETS = "scenario.url_widgets"  # the URL text last applied to / written from each widget
 

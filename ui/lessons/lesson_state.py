@@ -1,8 +1,10 @@
-"""The Lessons page's state and widgets: the position (session and ``?lesson=4&step=2``), answers, verdicts.
+"""The Lessons page's state and widgets: the position (session and ``?lesson=4&step=2``), the trainer's path,
+answers, verdicts.
 
 The position is 1-based in the URL and in ``st.session_state["lessons.position"]``; verdicts (the progress)
-are ``{step id: correct}`` in ``lessons.verdicts``.  Next / previous buttons are keyed ``lessons.next`` /
-``lessons.prev`` (presenter mode's arrow keys click them).
+are ``{step id: correct}`` in ``lessons.verdicts``.  The path (``lessons.path``: the whole course, two hours or
+one hour, ``engine.lessons.paths``) decides which steps next / previous walk; those buttons are keyed
+``lessons.next`` / ``lessons.prev`` (presenter mode's arrow keys click them).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import streamlit as st
 from engine.articles import article_name
 from engine.errors import ScenarioError
 from engine.lessons import LessonStep, PageLink, check, clamp_position, course
+from engine.lessons.paths import DEFAULT_PATH, PATHS, lesson_numbers, minutes_of, neighbour, positions
+from ui.frame.state import encode_scenario
 from ui.inputs.numbers import optional_whole_number_input
 from ui.text.i18n import QUERY_KEY as LANG_KEY
 from ui.text.i18n import _, tr
@@ -24,6 +28,7 @@ from ui.text.i18n import _, tr
 POSITION = "lessons.position"
 VERDICTS = "lessons.verdicts"
 LESSON_BOX = "lessons.lesson"
+PATH = "lessons.path"
 URL_SEEN = "lessons.url_seen"
 ANSWER_LIMIT = 10**15  # engine.lessons.model.check refuses a number answer of a larger magnitude
 
@@ -42,23 +47,46 @@ def position() -> tuple[int, int]:
     return lesson, step
 
 
+def path() -> str:
+    """The trainer's path (``lessons.path``, also ``?lessons.path=``); anything else is the whole course."""
+    if st.session_state.get(PATH) not in PATHS:
+        st.session_state[PATH] = DEFAULT_PATH
+    return str(st.session_state[PATH])
+
+
+def path_labels() -> dict[str, str]:
+    return {"course": _("Whole course"), "two_hours": _("Two hours"), "one_hour": _("One hour")}
+
+
+def choose_path() -> None:
+    labels = path_labels()
+    st.radio(_("Path through the course"), list(PATHS), key=PATH, horizontal=True,
+             format_func=lambda p: _("{path} ({minutes} minutes)").format(path=labels[p], minutes=PATHS[p].minutes),
+             help=_("Previous / next and presenter mode's arrow keys walk only this path's steps."))
+
+
 def go(lesson: int, step: int) -> None:
-    """Move to a position (clamped); steps past a lesson's end continue into the next lesson."""
-    lessons = course()
-    if step > len(lessons[lesson - 1].steps) and lesson < len(lessons):
-        lesson, step = lesson + 1, 1
-    elif step < 1 and lesson > 1:
-        lesson, step = lesson - 1, len(lessons[lesson - 2].steps)
+    """Move to a position (clamped)."""
     st.session_state[POSITION] = clamp_position(lesson, step)
     st.session_state[LESSON_BOX] = st.session_state[POSITION][0]
+
+
+def step_along(lesson: int, step: int, delta: int) -> tuple[int, int] | None:
+    """The path's next (+1) or previous (-1) step from (lesson, step); None at the path's end."""
+    return neighbour(path(), lesson, step, delta)
 
 
 def choose_lesson(titles: dict[str, str]) -> None:
     lessons = course()
     st.session_state.setdefault(LESSON_BOX, position()[0])
-    st.selectbox(_("Lesson"), range(1, len(lessons) + 1), key=LESSON_BOX,
-                 format_func=lambda n: f"{n}. {titles[lessons[n - 1].id]}",
-                 on_change=lambda: go(int(st.session_state[LESSON_BOX]), 1))
+    options = sorted({*lesson_numbers(path()), st.session_state[LESSON_BOX]})  # a link may open a lesson off the path
+
+    def first_step() -> None:
+        number = int(st.session_state[LESSON_BOX])
+        go(number, next((s for n, s in positions(path()) if n == number), 1))
+
+    st.selectbox(_("Lesson"), options, key=LESSON_BOX, format_func=lambda n: f"{n}. {titles[lessons[n - 1].id]}",
+                 on_change=first_step)
 
 
 def _scene_headers() -> dict[str, str]:
@@ -120,30 +148,39 @@ def article_note(step: LessonStep) -> str | None:
     return text.format(**values) + (f"\n\n{tr(note.why)}" if note.why else "")
 
 
-def guide_table(titles: dict[str, str]) -> pd.DataFrame:
-    """The trainer's guide, one row per lesson, in the page's language (the handout's table)."""
+def guide_table(titles: dict[str, str], path_id: str) -> pd.DataFrame:
+    """The trainer's guide on a path, one row per lesson, in the page's language (the handout's table).  The
+    lesson's number has a column of its own: ``st.table`` reads a cell as Markdown, and "10. …" would be an
+    ordered list whose marker is cut to "0."."""
     from ui.lessons.texts import guide, production
 
+    minutes, counts = minutes_of(path_id), {n: 0 for n in lesson_numbers(path_id)}
+    for number, _step in positions(path_id):
+        counts[number] += 1
     rows = []
-    for number, lesson in enumerate(course(), 1):
-        minutes, misconception, prompts = guide()[lesson.id]
-        rows.append({_("lesson"): f"{number}. {titles[lesson.id]}", _("minutes"): minutes,
-                     _("steps"): len(lesson.steps), _("misconception it targets"): misconception,
+    for number, steps in counts.items():
+        lesson = course()[number - 1]
+        misconception, prompts = guide()[lesson.id]
+        rows.append({_("lesson"): number, _("title"): titles[lesson.id], _("minutes"): minutes[lesson.id],
+                     _("steps"): steps, _("misconception it targets"): misconception,
                      _("discussion prompts"): " / ".join(prompts), _("in production"): production()[lesson.id]})
     return pd.DataFrame(rows)
 
 
 def page_url(link: PageLink) -> str:
     """A relative link to the full page with the step's scenario, the language and presenter mode kept."""
-    path = re.sub(r"^[0-9]+[_\- ]*", "", link.page.rsplit("/", 1)[-1].removesuffix(".py"))
+    page = re.sub(r"^[0-9]+[_\- ]*", "", link.page.rsplit("/", 1)[-1].removesuffix(".py"))
     params = dict(link.params)
+    if link.scenario is not None:
+        params["s"] = encode_scenario(link.scenario)
     for key in (LANG_KEY, "present"):
         if st.query_params.get(key):
             params[key] = st.query_params[key]
-    return f"{path}?{urlencode(params)}" if params else path
+    return f"{page}?{urlencode(params)}" if params else page
 
 
 def progress() -> tuple[int, int]:
-    """(steps answered correctly, steps in the course)."""
-    verdicts = st.session_state.get(VERDICTS, {})
-    return sum(1 for ok in verdicts.values() if ok), sum(len(lesson.steps) for lesson in course())
+    """(steps of the path answered correctly, steps on the path)."""
+    verdicts, on_path = st.session_state.get(VERDICTS, {}), positions(path())
+    ids = {course()[lesson - 1].steps[step - 1].id for lesson, step in on_path}
+    return sum(1 for step_id, ok in verdicts.items() if ok and step_id in ids), len(on_path)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.lessons import course
 from engine.release import model
-from ui.text.i18n import _
+from ui.text.i18n import _, tr
 
 
 def lesson_titles() -> dict[str, str]:
@@ -71,25 +72,32 @@ def _questions() -> dict[str, str]:
         "wheel.bucket": _("The same task ({delay} ms, tickMs = {tick}, wheelSize = {size}). Which bucket of "
                           "that level holds it?"),
         "producer.order": _("enable.idempotence=false, max.in.flight.requests.per.connection={in_flight}, retries "
-                            "on. Records 0..3 go to one partition {interval} ms apart, one request each; request 2 "
-                            "(record {failed}) gets NOT_LEADER_OR_FOLLOWER and is retried. In which order do the "
-                            "records end up in the partition's log?"),
-        "producer.duplicates": _("enable.idempotence=false. {records} records are sent {interval} ms apart, one "
-                                 "request each; the broker writes the first request but its response is lost "
-                                 "(request.timeout.ms expires), so the producer retries. How many records does "
-                                 "the partition's log hold at the end?"),
+                            "on. {records} records, 0..{last}, go to one partition {interval} ms apart, one request "
+                            "each; the network takes {latency} ms each way. Request 2 (record {failed}) gets "
+                            "NOT_LEADER_OR_FOLLOWER and is retried. In which order do the records end up in the "
+                            "partition's log?"),
+        "producer.duplicates": _("enable.idempotence=false, request.timeout.ms={request}. {records} records go to one "
+                                 "partition {interval} ms apart, one request each; the network takes {latency} ms "
+                                 "each way. From request 1 on, the broker writes every request but no response "
+                                 "reaches the producer: request.timeout.ms expires on request 1, the producer "
+                                 "closes the connection, reconnects and retries, and the retries are answered. How "
+                                 "many records does the partition's log hold at the end?"),
         "producer.acks0": _("A producer sets acks=0 and leaves enable.idempotence unset. What does "
                             "enable.idempotence end up as?"),
-        "producer.expire": _("{records} records; the first requests time out before the broker writes them. "
-                             "request.timeout.ms={request}, delivery.timeout.ms={delivery}. How many of the "
-                             "records reach the log?"),
+        "producer.expire": _("Idempotence on (the default), request.timeout.ms={request}, "
+                             "delivery.timeout.ms={delivery}. {records} records go to one partition {interval} ms "
+                             "apart, one request each; the network takes {latency} ms each way. Requests 1 to "
+                             "{records} never reach the broker and time out. The producer reconnects and retries, "
+                             "and request 4, the first retry, and the requests after it never reach the broker "
+                             "either. How many of the records reach the log?"),
         "log.segment": _("Each batch is {batch_bytes} bytes (one record) and internal.segment.bytes = "
                          "{segment_bytes} (Kafka's test-only segment size: segment.bytes itself is at least 1 MiB). "
                          "The first segment is 00000000000000000000.log. What is the base offset in the second "
                          "segment's file name?"),
-        "log.index": _("A segment's offset index holds the entries (offset, position) {entries}. A consumer "
-                       "fetches offset {target}. From which byte position does the broker start scanning the "
-                       "log file?"),
+        "log.index": _("A segment's offset index holds the entries (offset, position) {entries}: one entry every "
+                       "{spacing} bytes of log, so this example (seed article 002's) uses an index.interval.bytes "
+                       "far below the 4 KiB default. A consumer fetches offset {target}. From which byte position "
+                       "does the broker start scanning the log file?"),
         "log.retention": _("The segments above (records written one batch a second). retention.ms = {retention}; a "
                            "retention check runs at {at:,} ms. What is the log start offset afterwards?"),
         "replication.hw": _("Replicas {replicas}, leader 0, min.insync.replicas = {min_insync}. Broker 1 fell "
@@ -106,19 +114,25 @@ def _questions() -> dict[str, str]:
         "lag.coordinator": _("Group \"{group}\" commits its offsets. offsets.topic.num.partitions = "
                              "{partitions}. Which partition of __consumer_offsets holds its commits (and which "
                              "broker, its leader, coordinates the group)?"),
-        "lag.eager": _("Reference example: C1 leaves C0, C1, C2 (StickyAssignor, eager). Every partition receives "
-                       "{rate} records/s. Rejoin {rejoin_ms} ms, SyncGroup {sync_ms} ms, a batch in flight "
-                       "{processing_ms} ms. How many records of lag build up, over all partitions, while "
-                       "partitions are paused?"),
-        "lag.cooperative": _("The same departure with cooperative-sticky. How many records of lag build up?"),
-        "eos.committed": _("T1 and T2 have a transactional.id; `plain` has none. The operations, in order: "
-                           "`{operations}`. How many records does a read_committed consumer get from "
-                           "partition 0?"),
+        "lag.eager": _("Reference example: C0, C1, C2 read {partitions} partitions (t0..t3, 2 each); C1 leaves "
+                       "(StickyAssignor, eager). Every partition receives {rate} records/s. In the model each "
+                       "consumer finishes its batch in flight ({processing_ms} ms) and stops; then JoinGroup takes "
+                       "{rejoin_ms} ms and SyncGroup {sync_ms} ms, and every partition resumes when SyncGroup ends. "
+                       "How many records of lag build up, over all partitions, while partitions are paused?"),
+        "lag.cooperative": _("The same departure with cooperative-sticky. C1 owned {c1_owned} of the {partitions} "
+                             "partitions and consumes them until its batch in flight ends ({processing_ms} ms). "
+                             "Round 1 (JoinGroup {rejoin_ms} ms + SyncGroup {sync_ms} ms) starts when C1 leaves, "
+                             "while C0 and C2 keep consuming theirs, and hands out C1's partitions when it ends. How "
+                             "many records of lag build up?"),
+        "eos.committed": _("T1 and T2 have a transactional.id; `plain` has none. An operation is `producer, send "
+                           "<partition> <records>` (that producer sends that many records to that partition), "
+                           "`producer, commit` or `producer, abort`. The operations, in order: `{operations}`. How "
+                           "many records does a read_committed consumer get from partition 0?"),
         "eos.lso": _("The same operations. T1's last send to partition 1 is not committed yet. What is partition "
                      "1's last stable offset (LSO)?"),
         "hot.share12": _("{records} records whose keys follow a Zipf law (s = {zipf_s}, {distinct} distinct "
-                         "user ids), 12 partitions. What percentage of the records does the busiest partition "
-                         "get (within 3 points)?"),
+                         "user ids; the Keys page's sample with seed {seed}), 12 partitions. What percentage of the "
+                         "records does the busiest partition get (within 3 points)?"),
         "hot.share96": _("The topic grows to 96 partitions (same keys). What percentage does the busiest "
                          "partition get now (within 3 points)?"),
         **_streams_group_questions(),
@@ -152,9 +166,9 @@ def _explanations() -> dict[str, str]:
         "static.dynamic": _("close() sends LeaveGroup (one rebalance) and the restarted consumer's JoinGroup "
                             "causes another: two per consumer."),
         "static.static": _("A static member sends no LeaveGroup; back within session.timeout.ms it gets its "
-                           "cached assignment: no rebalance. Only its own partitions wait while it is down "
-                           "({static_paused} consumer-seconds). Down longer than the session timeout: {slow} "
-                           "rebalances."),
+                           "cached assignment: no rebalance. Only its own partitions wait while it is down: "
+                           "{static_paused} partition-seconds in all ({partitions} partitions × {restart_s} s). "
+                           "Down longer than the session timeout: {slow} rebalances."),
         "kip848.revoked": _("The group coordinator computes the target assignment; a member revokes only "
                             "partitions that leave its target. {moved} partitions move, none of C0's or C2's "
                             "are revoked (the eager StickyAssignor revokes {eager})."),
@@ -186,16 +200,19 @@ def _explanations() -> dict[str, str]:
                             "not set. Set it to true explicitly with acks=0 and the producer refuses to start: "
                             "{explicit}."),
         "producer.expire": _("A batch that is not acknowledged within delivery.timeout.ms (from send() to the "
-                             "acknowledgement, retries included) fails with a TimeoutException: all {failed} "
-                             "batches expire and nothing is written. retries=2147483647 does not mean "
-                             "\"forever\": delivery.timeout.ms bounds it."),
+                             "acknowledgement, retries included) fails with a TimeoutException. The first retry, "
+                             "sent at {retry_at} ms, could time out only at {retry_timeout} ms, past "
+                             "delivery.timeout.ms ({delivery} ms): all {failed} batches expire and nothing is "
+                             "written. Had only the first requests stalled, the retries would be answered and all "
+                             "{one_stall} records written. retries=2147483647 does not mean \"forever\": "
+                             "delivery.timeout.ms bounds it."),
         "log.segment": _("LogSegment.shouldRoll rolls when the next batch would not fit: offsets 0..{last} fill "
                          "the first segment, so the second file is {file}. A segment's file is named after its "
                          "first offset."),
-        "log.index": _("The index is sparse: one entry every index.interval.bytes (4 KiB by default). The "
-                       "broker binary-searches it for the largest offset at or below {target}: slot {slot}, "
-                       "found in {probes} comparisons, then scans the log from that position to the batch "
-                       "holding offset {target}."),
+        "log.index": _("The index is sparse: one entry every index.interval.bytes (4 KiB by default, smaller in "
+                       "this example). The broker binary-searches it for the largest offset at or below {target}: "
+                       "slot {slot}, found in {probes} comparisons, then scans the log from that position to the "
+                       "batch holding offset {target}."),
         "log.retention": _("Retention deletes whole segments, never single records: a segment goes when its "
                            "largest timestamp is older than retention.ms (the active one too: Kafka first rolls a "
                            "new, empty segment). {deleted} of {segments} segments go; the log now starts at the "
@@ -279,62 +296,64 @@ def production() -> dict[str, str]:
                      "you need.").format(release=model("streams-assign").release.label),
         "share": _("On {release} or later, use a share group for work queues where per-key order does not "
                    "matter. A whole fetched batch must be processed within the acquisition lock: keep "
-                   "max.poll.records × your slowest processing time below the lock duration (the group config "
-                   "share.record.lock.duration.ms, else the broker's group.share.record.lock.duration.ms).").format(
+                   "max.poll.records × the processing time per record below the lock duration (the broker config "
+                   "group.share.record.lock.duration.ms; a share group may set its own with the group config "
+                   "share.record.lock.duration.ms).").format(
             release=model("share-assign").release.label),
     }
 
 
-def guide() -> dict[str, tuple[int, str, tuple[str, str]]]:
-    """The trainer's guide: per lesson, minutes, the misconception it targets and two discussion prompts."""
+def guide() -> dict[str, tuple[str, tuple[str, str]]]:
+    """The trainer's guide: per lesson, the misconception it targets and two discussion prompts (the minutes are
+    each path's, engine.lessons.paths)."""
     return {
-        "why": (10, _("\"More consumers always means more throughput.\""),
+        "why": (_("\"More consumers always means more throughput.\""),
                 (_("Where in your systems does a group have more consumers than partitions?"),
                  _("What besides the partition count limits a consumer group's throughput?"))),
-        "keys": (10, _("\"Adding partitions only moves a few keys.\""),
+        "keys": (_("\"Adding partitions only moves a few keys.\""),
                  (_("Which of your topics rely on per-key order, and what happens during a resize?"),
                   _("Why does the share of keys that stay depend on both counts (12 to 16 vs 12 to 24)?"))),
-        "assignors": (15, _("\"The reference articles' assignments are what Kafka does today.\""),
+        "assignors": (_("\"The reference articles' assignments are what Kafka does today.\""),
                       (_("When does range give an uneven load across topics?"),
                        _("Why does round-robin sort the members by id, and what breaks if ids change?"))),
-        "leaves": (15, _("\"Sticky means the group keeps consuming during a rebalance.\""),
+        "leaves": (_("\"Sticky means the group keeps consuming during a rebalance.\""),
                    (_("How long did your last deploy's rebalances stop consumption?"),
                     _("Sticky and cooperative-sticky land on the same assignment here: what differs?"))),
-        "static": (10, _("\"A restart is invisible to the group.\""),
+        "static": (_("\"A restart is invisible to the group.\""),
                    (_("What session.timeout.ms would your slowest restart need?"),
                     _("What does a static member's outage cost its own partitions?"))),
-        "kip848": (10, _("\"KIP-848 is only a faster rebalance.\""),
+        "kip848": (_("\"KIP-848 is only a faster rebalance.\""),
                    (_("What moves from the client to the broker with group.protocol=consumer?"),
                     _("How would you migrate a running classic group?"))),
-        "sizing": (10, _("\"The formula tells Kafka how many partitions it needs.\""),
+        "sizing": (_("\"The formula tells Kafka how many partitions it needs.\""),
                    (_("Where would you measure Tp and Tc, and under what load?"),
                     _("What does each extra partition cost (files, leaders, recovery time)?"))),
-        "wheel": (10, _("\"The tick is the same on every level.\""),
+        "wheel": (_("\"The tick is the same on every level.\""),
                   (_("Which requests wait in purgatory on your brokers?"),
                    _("Why is adding a task O(1) even with millions of delayed requests?"))),
-        "producer": (20, _("\"retries keep the order\" and \"idempotence is off by default\"."),
+        "producer": (_("\"retries keep the order\" and \"idempotence is off by default\"."),
                      (_("Which of your producers set acks, retries or in-flight by hand, and do they still "
                         "get idempotence?"),
                       _("What does your application do when a send fails after delivery.timeout.ms?"))),
-        "log": (15, _("\"Retention deletes records as soon as they are older than retention.ms.\""),
+        "log": (_("\"Retention deletes records as soon as they are older than retention.ms.\""),
                 (_("How much older than retention.ms can your oldest record be?"),
                  _("Why is the offset index sparse, and what does a lookup cost?"))),
-        "replication": (20, _("\"acks=all means all replicas have the record.\""),
+        "replication": (_("\"acks=all means all replicas have the record.\""),
                         (_("What happens to your producers when a partition drops to min.insync.replicas - 1?"),
                          _("Which of your topics could accept an unclean election, and why?"))),
-        "lag": (15, _("\"Lag only grows when consumers are slow.\""),
+        "lag": (_("\"Lag only grows when consumers are slow.\""),
                 (_("Where do you see lag today, and what alerts on it?"),
                  _("What does a commit mean: the last record processed or the next one to read?"))),
-        "eos": (10, _("\"read_committed only hides aborted records.\""),
+        "eos": (_("\"read_committed only hides aborted records.\""),
                 (_("What holds back the LSO in your system, and for how long?"),
                  _("Where does exactly-once end: what about your database writes?"))),
-        "hot": (10, _("\"A hot partition is fixed by adding partitions.\""),
+        "hot": (_("\"A hot partition is fixed by adding partitions.\""),
                 (_("Which of your keys carry the most traffic, and how would you know?"),
                  _("How would you split a hot key without losing what per-key order gives you?"))),
-        "streams": (15, _("\"More stream threads always add throughput, and a standby is a spare thread.\""),
+        "streams": (_("\"More stream threads always add throughput, and a standby is a spare thread.\""),
                     (_("Which of your Kafka Streams applications run more threads than they have tasks?"),
                      _("How long would your largest state store take to restore from its changelog?"))),
-        "share": (10, _("\"A partition is read by one consumer of a group, and a member keeps its partitions until "
+        "share": (_("\"A partition is read by one consumer of a group, and a member keeps its partitions until "
                         "it leaves.\""),
                   (_("Which of your workloads need per-key order, and which only need every record processed once?"),
                    _("What does a crashed share consumer cost: how long are its records locked?"))),
@@ -471,7 +490,23 @@ def question(step_id: str, facts: Mapping[str, Any]) -> str:
 
 
 def explanation(step_id: str, facts: Mapping[str, Any]) -> str:
-    return _filled(_explanations()[step_id], facts)
+    """The reveal; for an answer resting on a part of a model not checked against Kafka (``LessonStep.unchecked``),
+    the release registry's own words for that part, as the pages' captions give them."""
+    text = _filled(_explanations()[step_id], facts)
+    key = unchecked_models().get(step_id)
+    if not key:
+        return text
+    return text + ("" if text.endswith(("。", "）")) else " ") + not_checked(key)  # no space after a Chinese stop
+
+
+def unchecked_models() -> dict[str, str]:
+    """Step id -> the ``engine.release`` key whose unchecked part its answer rests on."""
+    return {s.id: s.unchecked for lesson in course() for s in lesson.steps if s.unchecked}
+
+
+def not_checked(key: str) -> str:
+    """What model ``key`` leaves unchecked against Kafka (``engine.release``'s ``not_verified``), translated."""
+    return _("Not checked against Kafka's code: {what}.").format(what=tr(model(key).not_verified))
 
 
 def step_ids() -> set[str]:

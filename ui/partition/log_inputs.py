@@ -51,8 +51,8 @@ def document() -> dict:
     st.session_state.setdefault(SEGMENT_SIZE, DEFAULT_SEGMENT_SIZE)
     for name, (default, *_rest) in {**CONFIG, **WORKLOAD}.items():
         st.session_state.setdefault(K + name, default)
-    st.button(_("《深入理解 Kafka》: the second segment is 00000000000000000133.log"), on_click=seed_preset,
-              key=K + "seed")
+    st.button(_("Load the example of 《深入理解 Kafka》, whose second segment is 00000000000000000133.log"),
+              on_click=seed_preset, key=K + "seed")
     config_cols = st.columns(4)
     size = whole_number_input(_("segment size (bytes)"), RECORD_OVERHEAD_V0, _most("segment.bytes"),
                               DEFAULT_SEGMENT_SIZE, SEGMENT_SIZE, container=config_cols[0],

@@ -38,7 +38,8 @@ MAX_PASTE_CHARS = 2_000_000  # pasted tool output (files up to engine.tools.reco
 
 def paste_help() -> str:
     """What the Paste and Upload tabs read, in the session's language."""
-    return _("kafka-consumer-groups.sh --describe [--members --verbose | --state], kafka-streams-groups.sh "
+    return _("kafka-consumer-groups.sh --describe [--members --verbose | --state], kafka-share-groups.sh "
+             "--describe --members [--verbose], kafka-streams-groups.sh "
              "--describe --members [--verbose] (with --describe --offsets), kafka-topics.sh --describe, "
              "kafka-log-dirs.sh --describe, a kafka-reassign-partitions.sh plan, broker,rack lines -- one or "
              "several, in any order, as your terminal printed them (Kafka 2.x to 4.x).")

@@ -67,14 +67,18 @@ def lock_advice(inputs: CapacityInputs, fits: bool) -> None:
     values = dict(batch=f"{inputs.max_records:,}", each=f"{inputs.processing_ms:,g}",
                   ms=f"{inputs.max_records * inputs.processing_ms:,.0f}", lock=f"{inputs.settings.lock_duration_ms:,}")
     if fits:
-        st.caption(_("A whole fetched batch must be processed within the acquisition lock: {batch} records × {each} "
-                     "ms = {ms} ms, inside the lock of {lock} ms (the group config share.record.lock.duration.ms, "
-                     "else the broker's group.share.record.lock.duration.ms).").format(**values))
+        st.caption(_("A whole fetched batch must be processed within the acquisition lock: max.poll.records × the "
+                     "processing time per record = {batch} × {each} ms = {ms} ms, below the lock duration of {lock} "
+                     "ms (the broker config "
+                     "group.share.record.lock.duration.ms; a share group may set its own with the group config "
+                     "share.record.lock.duration.ms).").format(**values))
         return
-    st.error(_("A whole fetched batch must be processed within the acquisition lock, but {batch} records × {each} ms "
-               "= {ms} ms outlasts the lock of {lock} ms: records are delivered again before they are acknowledged. "
-               "Fetch fewer records (max.poll.records) or raise the lock duration (the group config "
-               "share.record.lock.duration.ms, else the broker's group.share.record.lock.duration.ms).").format(
+    st.error(_("A whole fetched batch must be processed within the acquisition lock, but max.poll.records × the "
+               "processing time per record = {batch} × {each} ms = {ms} ms is not below the lock duration of {lock} "
+               "ms: records are delivered again before they are acknowledged. "
+               "Fetch fewer records (max.poll.records) or raise the lock duration (the broker config "
+               "group.share.record.lock.duration.ms; a share group may set its own with the group config "
+               "share.record.lock.duration.ms).").format(
         **values))
 
 

@@ -81,7 +81,23 @@ def workload_inputs() -> Workload:
                     settings=settings)
 
 
-def summary_metrics(summary: DeliverySummary) -> None:
+def failure_caption(summary: DeliverySummary, failure: FailureKind | None) -> str | None:
+    """What the failing consumer's records cost: a crash leaves them locked until their locks run out (the
+    broker config the page sets), a leave releases them at once."""
+    if not summary.held_at_failure:
+        return None
+    if failure == "leave":
+        return _("The leaving consumer held {n} record(s); leaving released them at once, so other consumers "
+                 "could have them again right away.").format(n=summary.held_at_failure)
+    if not summary.locked_after_failure_ms:
+        return _("The crashed consumer held {n} record(s); their locks had already run out when it crashed, so "
+                 "nobody waited for them.").format(n=summary.held_at_failure)
+    return _("The crashed consumer held {n} record(s); they stayed locked for {s} s after the crash (the broker "
+             "config group.share.record.lock.duration.ms) before anyone could have them again.").format(
+        n=summary.held_at_failure, s=f"{summary.locked_after_failure_ms / 1000:,.1f}")
+
+
+def summary_metrics(summary: DeliverySummary, failure: FailureKind | None = "crash") -> None:
     cols = st.columns(6)
     cols[0].metric(_("Processed"), f"{summary.processed:,}", help=_("Records that ended ACKNOWLEDGED (ACCEPT)."))
     cols[1].metric(_("Redelivered"), f"{summary.redelivered:,}",
@@ -92,10 +108,9 @@ def summary_metrics(summary: DeliverySummary) -> None:
                    help=_("Extra times a record was processed in full: work done again after a crash."))
     cols[4].metric(_("Keys whose order was lost"), f"{summary.keys_out_of_order:,} / {summary.keys:,}")
     cols[5].metric(_("Finished at"), f"{summary.end_ms / 1000:,.1f} s")
-    if summary.held_at_failure:
-        st.caption(_("The failing consumer held {n} record(s); they stayed locked for {s} s after it failed "
-                     "(share.record.lock.duration.ms) before anyone could have them again.").format(
-            n=summary.held_at_failure, s=f"{summary.locked_after_failure_ms / 1000:,.1f}"))
+    caption = failure_caption(summary, failure)
+    if caption:
+        st.caption(caption)
     if summary.unfinished:
         st.warning(_("{n} record(s) were not finished within the 10-minute horizon.").format(n=summary.unfinished))
 

@@ -279,12 +279,18 @@ def _cell(value: str, language: str) -> str:
     return lookup(value, language) or value
 
 
+VALUE_COLUMNS = frozenset({"group.protocol"})  # columns of a config's values, Kafka's names (never translated)
+
+
 def translate_columns(frame: Any, language: str) -> Any:
     """A pandas DataFrame with its column headers and its prose cells in ``language`` (see ``translate_cell``;
-    ids, numbers and names are data and stay).  A Styler keeps its cells (its styles index them)."""
+    ids, numbers and names are data and stay, and so do the cells of ``VALUE_COLUMNS``: ``group.protocol``
+    ``consumer`` is the protocol's name, not the word).  A Styler keeps its cells (its
+    styles index them)."""
     if language == DEFAULT_LANGUAGE or not hasattr(frame, "rename"):
         return frame
-    text = [c for c in frame.columns if isinstance(c, str) and frame[c].dtype == object]
+    text = [c for c in frame.columns
+            if isinstance(c, str) and frame[c].dtype == object and c not in VALUE_COLUMNS]
     if text and frame.shape[0] * len(text) <= MAX_TRANSLATED_CELLS:
         frame = frame.assign(**{c: frame[c].map(lambda v: translate_cell(v, language)) for c in text})
     return frame.rename(columns=lambda c: _translated(c, language))

@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.coordinator.streams.group_spec import JAVA_INT_MAX, AssignmentMemberSpec, GroupSpec, Tasks
+from engine.common.config_def import INT_MAX
+from engine.coordinator.streams.group_spec import AssignmentMemberSpec, GroupSpec, Tasks
 from engine.coordinator.streams.topology import Subtopology, Topology
 from engine.cost.streams import StreamsAssignmentShape
 from engine.errors import ScenarioError
@@ -59,10 +60,10 @@ def parse_case(payload: Any) -> StreamsCase:
     topology = Topology(_subtopologies(data.get("subtopologies")))
     spec = GroupSpec(_members(data.get("members")), configs)
     total = topology.active_task_count + topology.stateful_task_count * spec.num_standby_replicas
-    if total > JAVA_INT_MAX:
+    if total > INT_MAX:
         raise ScenarioError(f"configs.num.standby.replicas: {spec.num_standby_replicas:,} standby replicas of "
                             f"{topology.stateful_task_count:,} stateful tasks make {total:,} tasks, more than "
-                            f"Kafka's int counters hold ({JAVA_INT_MAX:,})")
+                            f"Kafka's int counters hold ({INT_MAX:,})")
     return StreamsCase(spec, topology)
 
 
@@ -136,8 +137,8 @@ def _string(data: Mapping[str, Any], key: str, where: str) -> str:
 
 
 def _integer(value: Any, where: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= JAVA_INT_MAX:
-        raise ScenarioError(f"{where}: must be an integer from {low:,} to {JAVA_INT_MAX:,}, got {_kind(value)}")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= INT_MAX:
+        raise ScenarioError(f"{where}: must be an integer from {low:,} to {INT_MAX:,}, got {_kind(value)}")
     return value
 
 

@@ -16,17 +16,15 @@ configs are a string map; ``StickyTaskAssignor.initialize`` reads the number of 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from engine.common.config_def import INT_MAX, INT_MIN, java_parse_integer
 from engine.coordinator.streams.string_key_order import string_map_order
-from engine.errors import ScenarioError
+from engine.errors import ScenarioError, quote
 
 NUM_STANDBY_REPLICAS: Final = "num.standby.replicas"
-JAVA_INT_MAX: Final = 2**31 - 1
-_DECIMAL: Final = re.compile(r"\+?[0-9]+")
 
 Tasks = Mapping[str, frozenset[int]]  # subtopology id -> partitions (a Java Map<String, Set<Integer>>)
 
@@ -67,7 +65,8 @@ def num_standby_replicas(configs: Mapping[str, str]) -> int:
     >>> num_standby_replicas({"num.standby.replicas": "-1"})
     Traceback (most recent call last):
     ...
-    engine.errors.ScenarioError: configs.num.standby.replicas: must be a non-negative integer as a string, got '-1'
+    engine.errors.ScenarioError: configs.num.standby.replicas: must be a non-negative integer as a string
+    (Integer.parseInt, at most 2,147,483,647), got '-1'
     """
     if not configs:
         return 0
@@ -76,8 +75,8 @@ def num_standby_replicas(configs: Mapping[str, str]) -> int:
                             f"{sorted(configs)!r}")
     value = configs[NUM_STANDBY_REPLICAS]
     where = f"configs.{NUM_STANDBY_REPLICAS}"
-    if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
-        raise ScenarioError(f"{where}: must be a non-negative integer as a string, got {value!r}")
-    if int(value) > JAVA_INT_MAX:
-        raise ScenarioError(f"{where}: must fit a Java int (at most {JAVA_INT_MAX:,}), got {value!r}")
-    return int(value)
+    parsed = java_parse_integer(value, INT_MIN, INT_MAX) if isinstance(value, str) else None
+    if parsed is None or parsed < 0:
+        raise ScenarioError(f"{where}: must be a non-negative integer as a string (Integer.parseInt, at most "
+                            f"{INT_MAX:,}), got '{quote(value)}'")
+    return parsed

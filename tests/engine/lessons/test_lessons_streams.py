@@ -18,6 +18,7 @@ from engine.coordinator.streams.group import (
     assign_streams_group,
 )
 from engine.lessons import course
+from engine.lessons.paths import minutes_of
 from ui.lessons import texts
 
 LESSON = next(lesson for lesson in course() if lesson.id == "streams")
@@ -130,4 +131,4 @@ def test_every_text_is_filled_in_both_languages(language: str, monkeypatch) -> N
             assert "{" not in text and str(step.answer) in text + str(step.facts)
             if language == "zh":
                 assert not i18n.untranslated(text), text
-    assert texts.lesson_titles()["streams"] and texts.production()["streams"] and texts.guide()["streams"][0] == 15
+    assert texts.lesson_titles()["streams"] and texts.production()["streams"] and minutes_of("course")["streams"] == 15

@@ -46,3 +46,14 @@ def test_share_group_message_is_recognised() -> None:
     data = parse_text("\nShare group 'jobs-idle' has no active members.\n")  # ShareGroupCommand, on stderr
     group = data.groups["jobs-idle"]
     assert (group.state, group.protocol) == ("Empty", "share")
+
+
+@pytest.mark.parametrize("name", ["sg_members_4x.txt", "sg_members_4x_verbose.txt"])
+def test_a_share_group_paste_is_named_as_the_tool_that_printed_it(name: str) -> None:
+    sources = parse_text((FIXTURES / name).read_text(encoding="utf-8")).sources
+    assert len(sources) == 1 and sources[0].startswith("kafka-share-groups.sh --describe --members: ")
+
+
+def test_a_consumer_group_members_paste_keeps_its_tools_name() -> None:
+    sources = parse_text((FIXTURES / "cg_members_verbose_4x.txt").read_text(encoding="utf-8")).sources
+    assert sources[0].startswith("kafka-consumer-groups.sh --describe --members: ")
