@@ -106,7 +106,7 @@ step = step_choice(timeline)
 step_buttons(step_key, range(1, len(timeline.scenario.steps)), "rebalance")  # presenter mode's arrow keys
 share_widget("rebalance.step", step_key, int)  # ...and the chosen step is written back to the URL
 if is_streams(timeline.scenario):  # a streams group: its tasks instead of the consumer-group assignors
-    streams_changes_section(ref, step, current_scenario().topology)
+    streams_changes_section(ref, step)
     st.stop()
 timings, crashed = timings_section(timeline, step)
 client = client_choice("rebalance")

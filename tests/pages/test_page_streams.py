@@ -186,7 +186,7 @@ def _labels(tasks: Any) -> str:
 def test_compare_puts_a_consumer_a_share_and_a_streams_group_side_by_side(preset: str) -> None:
     from engine.comparison import CLIENT, outcomes
     from engine.coordinator.share_assignment import share_assign
-    from ui.assignments.cached import as_streams, streams_topology_of
+    from engine.coordinator.streams.scenario import as_streams_group
 
     scenario = build_preset(preset)
     at = linked("12_Compare.py", preset=preset)
@@ -194,7 +194,7 @@ def test_compare_puts_a_consumer_a_share_and_a_streams_group_side_by_side(preset
     members = scenario.first.member_ids
     consumer = outcomes(scenario, CLIENT["range"])[0].assignment  # the left choice: java:range
     shared = share_assign(scenario).steps[0].assignment
-    group = scenario if scenario.group_type == "streams" else as_streams(scenario, streams_topology_of(scenario))
+    group = as_streams_group(scenario)
     held = streams_steps(group)[0].result.members
     rows = table(at, "streams group: active tasks")
     assert list(rows["member"]) == members

@@ -7,7 +7,7 @@ a rerun."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -25,10 +25,9 @@ from engine.consumer.member_ids import short_labels
 from engine.consumer.membership import RollingRestartConfig
 from engine.consumer.metrics import BalanceMetrics, balance_metrics
 from engine.consumer.pause import PauseReport, ProtocolTimings
-from engine.coordinator.streams.scenario import StreamsStep, estimate_streams_scenario, streams_steps
+from engine.coordinator.streams.scenario import StreamsStep, as_streams_group, estimate_streams_scenario, streams_steps
 from engine.cost import estimate_protocol_timeline, estimate_rolling_restart
 from engine.errors import EngineError
-from engine.scenario import GroupState, Scenario, StreamsTopology, default_topology
 from engine.side_by_side import owner_differences
 from ui.frame.figures import frozen
 from ui.frame.state import ScenarioRef
@@ -185,33 +184,15 @@ def share_change_figure(ref: ScenarioRef, step: int) -> go.Figure:
                                            share_view_of(ref, step).members_of))
 
 
-def streams_topology_of(scenario: Scenario) -> StreamsTopology:
-    """A streams group's own topology; for any other group the engine's default, one stateless subtopology per
-    topic (the topics every step has)."""
-    if scenario.group_type == "streams":
-        return scenario.topology
-    return default_topology({t: n for t, n in scenario.first.topics.items()
-                             if all(t in state.topics for state in scenario.steps)})
-
-
-def as_streams(scenario: Scenario, topology: StreamsTopology) -> Scenario:
-    """``scenario``'s steps as a streams group running ``topology``: each member a stream thread of its own
-    application instance unless it names one (``process``)."""
-    steps = tuple(GroupState(state.topics, tuple(replace(m, topics=topology.source_topics, process=m.process or m.id)
-                                                 for m in state.members), state.partition_racks)
-                  for state in scenario.steps)
-    return Scenario(steps, scenario.name, scenario.description, group_type="streams", streams=topology)
-
-
-def streams_steps_for(ref: ScenarioRef, topology: StreamsTopology) -> list[StreamsStep] | str:
-    """The scenario of ``ref`` as a streams group running ``topology``, every step (its own steps when it is that
-    group already, ``streams_steps_of``), by the estimate (inline, in a worker, or refused: a str, one line)."""
+def streams_steps_for(ref: ScenarioRef) -> list[StreamsStep] | str:
+    """The scenario of ``ref`` as a streams group (``as_streams_group``: its own steps when it is one,
+    ``streams_steps_of``), every step, by the estimate (inline, in a worker, or refused: a str, one line)."""
     scenario = scenario_of(ref)
-    if scenario.group_type == "streams" and scenario.topology == topology:
+    if scenario.group_type == "streams":
         return streams_steps_of(ref)
     try:
-        group = cached_call(("as streams", ref.key, topology), lambda: as_streams(scenario, topology))
-        return run(("streams", ref.key, topology), streams_steps, (group,), estimate_streams_scenario(group))
+        group = cached_call(("as streams", ref.key), lambda: as_streams_group(scenario))
+        return run(("streams", ref.key), streams_steps, (group,), estimate_streams_scenario(group))
     except EngineError as exc:
         return str(exc)
 
@@ -250,30 +231,30 @@ def _streams_layout(fig: go.Figure, text: StreamsChartText, instances: int, top:
     return fig
 
 
-def _computed(ref: ScenarioRef, topology: StreamsTopology) -> list[StreamsStep]:
+def _computed(ref: ScenarioRef) -> list[StreamsStep]:
     """``streams_steps_for``'s steps; its refusal raised (a page draws a figure only after the steps came)."""
-    steps = streams_steps_for(ref, topology)
+    steps = streams_steps_for(ref)
     if isinstance(steps, str):
         raise EngineError(steps)
     return steps
 
 
 @memo()
-def streams_load_figure(ref: ScenarioRef, topology: StreamsTopology, step: int, text: StreamsChartText) -> go.Figure:
+def streams_load_figure(ref: ScenarioRef, step: int, text: StreamsChartText) -> go.Figure:
     """Active and standby tasks per application instance at ``step`` (one bar pair per instance, however many
     threads and tasks)."""
-    shown = _computed(ref, topology)[step]
+    shown = _computed(ref)[step]
     order = [p.process_id for p in shown.processes]
     top = max((p.active + p.standby for p in shown.processes), default=0)
     return frozen(_streams_layout(go.Figure(_instance_bars(shown, order, text)), text, len(order), top))
 
 
 @memo()
-def streams_animation_figure(ref: ScenarioRef, topology: StreamsTopology, step: int,
+def streams_animation_figure(ref: ScenarioRef, step: int,
                              text: StreamsChartText) -> go.Figure:
     """Active and standby tasks per application instance, one frame per step (data only: the layout is shared),
     opened on ``step``."""
-    steps = _computed(ref, topology)
+    steps = _computed(ref)
     order = list(dict.fromkeys(p.process_id for s in steps for p in s.processes))
     top = max((p.active + p.standby for s in steps for p in s.processes), default=0)
     frames = [go.Frame(data=_instance_bars(s, order, text), name=str(s.index)) for s in steps]

@@ -26,13 +26,12 @@ from engine.coordinator.streams.scenario import (
     TaskStep,
     UnplacedStandbys,
 )
-from engine.scenario import Scenario, StreamsTopology, TopicPartition
+from engine.scenario import Scenario, TopicPartition
 from ui.assignments.cached import (
     StreamsChartText,
     streams_animation_figure,
     streams_load_figure,
     streams_steps_for,
-    streams_topology_of,
 )
 from ui.frame.door import refusal
 from ui.frame.release_note import release_caption
@@ -61,8 +60,8 @@ def chart_text(title: str) -> StreamsChartText:
                             _("stream threads"), _("step {n}"))
 
 
-def _steps(ref: ScenarioRef, topology: StreamsTopology) -> list[StreamsStep] | None:
-    steps = streams_steps_for(ref, topology)
+def _steps(ref: ScenarioRef) -> list[StreamsStep] | None:
+    steps = streams_steps_for(ref)
     if isinstance(steps, str):
         refusal(steps)
         return None
@@ -181,8 +180,7 @@ def streams_section(ref: ScenarioRef, step: int) -> None:
     not placed, and why each task went where."""
     st.subheader(_("Streams group (KIP-1071): the sticky task assignor"))
     explain()
-    topology = scenario_of(ref).topology
-    steps = _steps(ref, topology)
+    steps = _steps(ref)
     if steps is None:
         return
     now = steps[step]
@@ -192,7 +190,7 @@ def streams_section(ref: ScenarioRef, step: int) -> None:
     c3.metric(_("Stream threads"), f"{len(now.threads):,}")
     c4.metric(_("Standby replicas placed"), f"{sum(p.standby for p in now.processes):,}")
     _unassigned(now)
-    st.plotly_chart(streams_load_figure(ref, topology, step, chart_text(_("Tasks per application instance"))),
+    st.plotly_chart(streams_load_figure(ref, step, chart_text(_("Tasks per application instance"))),
                     key="assignments.streams.load", width="stretch")
     st.markdown("**" + _("Since the previous step") + "**")
     if step == 0:
@@ -231,17 +229,17 @@ def _rebalance_numbers(step: StreamsStep) -> None:
     st.metric(_("To another thread of the same instance"), f"{step.count(Change.OTHER_THREAD):,}")
 
 
-def streams_changes_section(ref: ScenarioRef, step: int, topology: StreamsTopology) -> None:
+def streams_changes_section(ref: ScenarioRef, step: int) -> None:
     """What the streams group's rebalance at ``step`` (against ``step - 1``) moves, promotes and restores."""
     st.subheader(_("Streams group (KIP-1071): what changes"))
-    steps = _steps(ref, topology)
+    steps = _steps(ref)
     if steps is None:
         return
     now = steps[step]
     st.caption(_membership_line(now))
     _unassigned(now)
     left, right = st.columns([3, 1])
-    left.plotly_chart(streams_animation_figure(ref, topology, step, chart_text(
+    left.plotly_chart(streams_animation_figure(ref, step, chart_text(
         _("Tasks per application instance, step by step"))), key="rebalance.streams.anim", width="stretch")
     with right:
         _rebalance_numbers(now)
@@ -277,8 +275,7 @@ def group_types_section(ref: ScenarioRef, step: int, assignor: Assignor) -> None
     """The same members and topics as a consumer group (``assignor``), a share group and a streams group."""
     st.subheader(_("Consumer group, share group or streams group, on the same topics"))
     scenario = scenario_of(ref)
-    topology = streams_topology_of(scenario)
-    outcome, share, streams = outcomes_or_error(ref, assignor), share_result_of(ref), _steps(ref, topology)
+    outcome, share, streams = outcomes_or_error(ref, assignor), share_result_of(ref), _steps(ref)
     if isinstance(outcome, str) or isinstance(share, str):
         refusal(outcome if isinstance(outcome, str) else str(share))
         return
@@ -293,7 +290,7 @@ def group_types_section(ref: ScenarioRef, step: int, assignor: Assignor) -> None
     c3.metric(_("Streams group: active tasks per thread"), _range([t.active for t in now.threads]))
     if not is_streams(scenario):
         st.caption(_("As a streams group: one stateless subtopology per topic ({n}), every member a stream thread "
-                     "of its own instance, no standby replicas.").format(n=f"{len(topology.subtopologies):,}"))
+                     "of its own instance, no standby replicas.").format(n=f"{len(now.group.subtopologies):,}"))
     st.caption(_differences())
     process = {t.member_id: t.process_id for t in now.threads}
     held = now.result.members

@@ -40,7 +40,7 @@ that kept their standbys (warm restores), the other four stay:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.coordinator.streams.group import (
@@ -55,7 +55,7 @@ from engine.coordinator.streams.group_assignment import GroupAssignment, MemberA
 from engine.cost.model import Estimate
 from engine.cost.streams import StreamsAssignmentShape, estimate_streams_assignment
 from engine.errors import ScenarioError
-from engine.scenario import GroupState, Scenario, StreamsTopology
+from engine.scenario import GroupState, Scenario, StreamsTopology, default_topology
 
 REASON_TEMPLATES: dict[Reason, str] = {
     Reason.PREVIOUS_ACTIVE: "{task} stays on {member} ({process}): its previous owner",
@@ -154,6 +154,26 @@ class StreamsStep:
     def restores(self, kind: Restore) -> int:
         """How many active tasks restore their state this way."""
         return sum(t.restore is kind for t in self.tasks)
+
+
+def as_streams_group(scenario: Scenario) -> Scenario:
+    """``scenario`` as a streams group: itself when it is one; else its steps with one stateless subtopology per
+    topic every step has (``default_topology``) and each member a stream thread of its own application
+    instance unless it names one (the Compare page's third group).
+
+    >>> from engine.presets import build_preset
+    >>> group = as_streams_group(build_preset("seed-d"))
+    >>> group.group_type, len(group.topology.subtopologies), sorted({m.process for m in group.first.members})
+    ('streams', 4, ['C0', 'C1', 'C2'])
+    """
+    if scenario.group_type == "streams":
+        return scenario
+    topology = default_topology({t: n for t, n in scenario.first.topics.items()
+                                 if all(t in state.topics for state in scenario.steps)})
+    steps = tuple(GroupState(state.topics, tuple(replace(m, topics=topology.source_topics, process=m.process or m.id)
+                                                 for m in state.members), state.partition_racks)
+                  for state in scenario.steps)
+    return Scenario(steps, scenario.name, scenario.description, group_type="streams", streams=topology)
 
 
 def streams_steps(scenario: Scenario) -> list[StreamsStep]:
