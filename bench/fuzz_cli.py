@@ -101,6 +101,19 @@ BASE: dict[str, list[dict[str, Any]]] = {
         for s in ("range", "roundrobin", "sticky")
     ]
     + [
+        {  # a streams group's scenario: the scenario model's streams fields, current tasks included
+            "strategy": "range",
+            "group_type": "streams",
+            "topics": {"orders": 4, "shipments": 2},
+            "members": [{"id": "t1", "topics": ["orders"], "process": "p1"},
+                        {"id": "t2", "topics": ["orders"], "process": "p2"}],
+            "subtopologies": [{"id": "0", "source_topics": ["orders"], "stateful": True},
+                              {"id": "1", "source_topics": ["shipments"], "stateful": False}],
+            "num_standby_replicas": 1,
+            "current_tasks": {"t1": {"active": {"0": [0, 1]}, "standby": {"0": [2]}}},
+        }
+    ]
+    + [
         {
             "strategy": "cooperative-sticky",
             "steps": [
