@@ -1,15 +1,27 @@
 """``python -m bench browser``: what a dashboard user waits for, measured in Debian's chromium.
 
-    .venv/bin/python -m bench browser          # large, 200x20000, 1000x100000; N = 1, 10, 30; 100 in a row
-    .venv/bin/python -m bench browser --quick  # large preset only, N = 1, 10 sessions in a row (a smoke run)
+    .venv/bin/python -m bench browser          # large, 2000x200000; 3 warm visits; N = 1, 10, 30; 100 in a row
+    .venv/bin/python -m bench browser --quick  # large preset only, 1 warm visit, N = 1, 10 sessions in a row
+    .venv/bin/python -m bench browser --baseline HEAD~3 --variants en,zh,presenter --pages Assignments,Keys
     .venv/bin/python -m bench browser --pages Assignments,Rebalance --groups large,200x20000 --sessions 1,10
 
-Starts ``streamlit run app.py`` on a free loopback port and opens every page under pages/ in fresh browser
-contexts (Playwright, /usr/bin/chromium headless).  A page that reads the shared scenario is opened once per
-group (a preset as ``?preset=large``, a generated group as the share link ``?s=`` built by
-``bench.browser_groups``); a page that does not is opened once with its defaults.  Each page is visited
-twice: the first (cold) visit fills the server's caches, the table shows the second (warm) one, as the
-issue's targets are for warm caches.
+Starts ``streamlit run app.py`` on a free loopback port and opens every page under pages/ as a person would: a
+fresh browser for every visit (Playwright driving /usr/bin/chromium headless), the page's own URL, and a wait
+until nothing moves.  A page that reads the shared scenario is opened once per group (a preset as
+``?preset=large``, a generated group as the share link ``?s=`` built by ``bench.browser_groups``); a page that
+does not is opened once with its defaults.  Each page is visited once cold (filling the server's caches), then
+``--repeat`` times warm (3; ``--quick``: 1): the table shows each figure's median over the warm visits, and its
+minimum after a slash when there are several (``median/min``), as the issue's targets are for warm caches.
+
+``--variants en,zh,presenter`` opens each page also in Chinese (``lang=zh`` added to its query) and in presenter
+mode (``present=1``), each a row of its own (``large / Keys [zh]``); English is always measured, as the
+reference: a variant is held to "no slower" (median idle <= English's x ``VARIANT_FACTOR`` + ``VARIANT_SLACK_S``).
+
+``--baseline REV`` measures the code as it was at a git revision in the same run: ``bench.browser_baseline``
+checks REV out as a worktree beside the repo and a second server (same interpreter, same flags) serves it.
+Every page is measured on both, interleaved so machine noise hits both alike: baseline cold, current cold,
+then for each repeat baseline warm, current warm.  The table shows the baseline's row above the current one and
+``idle vs base`` = current median idle / baseline median idle.  The targets judge the current code only.
 
 How each figure is measured (compatible with ../shared/tools/page_weight.py and load_sessions.py):
 
@@ -17,17 +29,23 @@ How each figure is measured (compatible with ../shared/tools/page_weight.py and 
   ForwardMsg (sent when the script starts) to its ``script_finished`` (or the next ``new_session``), summed
   over the runs. The timestamps are Chromium's own (CDP ``Network.webSocketFrameReceived``), taken when the
   frame arrives, so the benchmark's Python does not enter them.  On a busy machine the script thread waits
-  for a core and this grows.
+  for a core and this grows.  cold server s: the same on the cold visit.
 - MB: Streamlit messages received: websocket frame payloads plus ``/_stcore/message`` bodies (MiB).
-- first chart s, idle s: in the page, from navigation start (``performance.now()``, polled every 50 ms): the
-  first Plotly chart drawn (``.main-svg``); idle = stApp's ``data-test-script-state`` is ``notRunning``, no
-  ``stStatusWidget``, no skeleton and every ``stPlotlyChart`` drawn, held for 0.5 s (reported: when it
-  began).
-- browser s = idle s - server s: everything that is not the script, split into load s (navigation start to
-  the first script run's ``new_session``: HTML, Streamlit's scripts, the websocket connecting; CDP
-  ``Network.requestWillBeSent`` of the document to that frame) and render s (the rest: drawing, waiting).
-- concurrent: N fresh contexts open the page at once; p50 / p95 (nearest rank) / max over the sessions.  An
-  error is a timeout, an exception box, an error alert or a crashed page.
+- first chart s, idle s: in the page, from navigation start (``performance.now()``; ``bench.browser_metrics``'
+  probe, installed before the page's scripts): the first Plotly chart drawn (``.main-svg``, seen by a
+  MutationObserver or the 50 ms poll); idle = "nothing moves": stApp's ``data-test-script-state`` is
+  ``notRunning``, no ``stStatusWidget``, no skeleton, every ``stPlotlyChart`` drawn, and no DOM change (a
+  MutationObserver on the document: children, attributes, text), all held for 0.5 s.  Reported: when that
+  quiet began, the later of the page's state turning idle and its last DOM change.  A page that never stops
+  changing times out, its error naming the element that changed last.
+- load s: navigation start to the first script run's ``new_session`` (HTML, Streamlit's scripts, the websocket
+  connecting; CDP ``Network.requestWillBeSent`` of the document to that frame); render s = idle s - server s
+  - load s: drawing, and waiting between runs.
+- script s, layout s, task s: the browser's own split, CDP ``Performance.getMetrics`` at idle (the domain
+  enabled before navigation, in a fresh browser): ScriptDuration; LayoutDuration + RecalcStyleDuration;
+  TaskDuration (all of the renderer main thread's work, these included).
+- concurrent: N fresh contexts of one browser open the page at once; p50 / p95 (nearest rank) / max over the
+  sessions.  An error is a timeout, an exception box, an error alert or a crashed page.
 - server CPU s and RSS: /proc/<pid>/stat (utime + stime + cutime + cstime) and /proc/<pid>/status (VmRSS),
   summed over the server and its live descendants, before and after.
 - sequential: sessions opened one after another (the scenario pages in turn, load group), RSS sampled every
@@ -35,305 +53,143 @@ How each figure is measured (compatible with ../shared/tools/page_weight.py and 
   Disconnected sessions live for Streamlit's ``server.disconnectedSessionTTL`` (120 s by default, kept), so
   they are part of the figure.
 
-The server runs with ``--server.fileWatcherType none``: the working tree may change while the benchmark
-runs, and a "source file changed" prompt in the status widget would be measured instead of the page.  The
-browsers run on the same machine as the server: the concurrent figures include their CPU contention (as in
-the issue's measurements).
+The servers run with ``--server.fileWatcherType none``: the working tree may change while the benchmark runs,
+and a "source file changed" prompt in the status widget would be measured instead of the page.  The browsers
+run on the same machine as the servers: the figures include their CPU contention (as in the issue's
+measurements); the load average at the start and the end is printed with the report.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import math
 import os
 import re
-import socket
-import subprocess
+import signal
 import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.browser_baseline import baseline_worktree, describe_tree, resolve_rev, streamlit_server, subject
 from bench.browser_groups import DEFAULT_GROUPS, GroupSpec, parse_group
+from bench.browser_metrics import (
+    IDLE_HELD,
+    IDLE_PROBE,
+    PAGE_ERRORS,
+    READ_PROBE,
+    STILL_MOVING,
+    Row,
+    ScriptRuns,
+    Usage,
+    Visit,
+    browser_split,
+    label,
+    ratio,
+    usage,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 VIEWPORT = {"width": 1440, "height": 900}
-HEALTH_TIMEOUT_S = 60
-STOP_TIMEOUT_S = 20
-IDLE_HOLD_MS = 500
-QUICK_SEQUENTIAL = 10
 ERROR_WIDTH = 60  # characters of an error message in the tables
 RUN_ALL_ARGS = ["--quick"]  # `python -m bench` (every benchmark): the quick run; the full one is `-m bench browser`
 SCENARIO_PAGE = re.compile(r"\b(current_scenario\w*|init_state|render_sidebar)\b|\bui\.state\b")
 
-IDLE_TARGET_S = {"large": 2.0, "200x20000": 4.0, "1000x100000": 30.0}  # warm, one session
+# warm, one session; generated groups by their name (MEMBERSxPARTITIONS, whatever the topics)
+IDLE_TARGET_S = {"large": 2.0, "2000x200000": 2.0, "200x20000": 4.0, "1000x100000": 30.0}
 PAYLOAD_TARGET_MB = {"200x20000": 1.5}
 DEFAULTS_TARGET_GROUP = "large"  # pages without the scenario are held to the large preset's target
+USABLE_ONLY = {"1000x100000"}  # groups whose target is "usable": idle within a generous bound, no error
 LOAD_TARGET = ("large", 30, 1.0)  # group, concurrent sessions, server p95 per rerun (s)
 SEQUENTIAL_GROWTH_LIMIT_MIB = 32.0
 SEQUENTIAL_TARGET_COUNT = 100
-
-IDLE_PROBE = """(() => {
-  if (window.top !== window || window.__bench) return;
-  const b = window.__bench = {firstChart: null, idleSince: null};
-  const q = (s) => document.querySelectorAll(s).length;
-  const idle = () => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
-      && !q('[data-testid="stStatusWidget"]') && !q('[data-testid="stSkeleton"]')
-      && q('[data-testid="stPlotlyChart"] .main-svg') >= q('[data-testid="stPlotlyChart"]');
-  };
-  setInterval(() => {
-    const now = performance.now();
-    if (b.firstChart === null && q('[data-testid="stPlotlyChart"] .main-svg')) b.firstChart = now;
-    if (idle()) { if (b.idleSince === null) b.idleSince = now; } else { b.idleSince = null; }
-  }, 50);
-})();"""
-IDLE_HELD = f"""() => {{ const b = window.__bench;
-  return !!b && b.idleSince !== null && performance.now() - b.idleSince >= {IDLE_HOLD_MS}; }}"""
-PAGE_ERRORS = """() => {
-  const first = (sel) => {
-    const e = document.querySelector(sel);
-    return e ? e.innerText.replace(/\\s+/g, ' ') : null;
-  };
-  const ex = first('[data-testid="stException"]');
-  if (ex) return 'exception: ' + ex.slice(0, 100);
-  const al = first('[data-testid="stAlertContentError"]');
-  return al ? 'error alert: ' + al.slice(0, 100) : null;
-}"""
-
-
-# ------------------------------------------------------------------------------------- what one visit saw
-
-
-class ScriptRuns:
-    """Script runs of one session from its websocket frames (CDP timestamps, seconds), and bytes received."""
-
-    def __init__(self) -> None:
-        self.durations: list[float] = []
-        self.bytes = 0
-        self.compile_error = False
-        self.navigated: float | None = None  # the page's document request (CDP time)
-        self.first_start: float | None = None
-        self._started: float | None = None
-
-    def feed(self, timestamp: float, payload: bytes) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        self.bytes += len(payload)
-        msg = ForwardMsg()
-        try:
-            msg.ParseFromString(payload)
-        except Exception:  # noqa: BLE001  (a frame that is not a ForwardMsg counts as bytes only)
-            return
-        kind = msg.WhichOneof("type")
-        if kind == "new_session":
-            self._close(timestamp)
-            self._started = timestamp
-            self.first_start = timestamp if self.first_start is None else self.first_start
-        elif kind == "script_finished":
-            self._close(timestamp)
-            self.compile_error |= msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR
-
-    def feed_cdp(self, params: dict[str, Any]) -> None:
-        """A ``Network.webSocketFrameReceived`` event (binary frames are base64 in ``payloadData``)."""
-        response = params.get("response", {})
-        data = response.get("payloadData", "")
-        payload = base64.b64decode(data) if response.get("opcode") == 2 else data.encode("utf-8")
-        self.feed(float(params.get("timestamp", 0.0)), payload)
-
-    def on_request(self, params: dict[str, Any]) -> None:
-        """A ``Network.requestWillBeSent`` event: the first document request marks navigation start."""
-        if self.navigated is None and params.get("type") == "Document":
-            self.navigated = float(params.get("timestamp", 0.0))
-
-    @property
-    def load_s(self) -> float | None:
-        """Navigation start to the first script run: HTML, Streamlit's scripts, the websocket connecting."""
-        if self.navigated is None or self.first_start is None:
-            return None
-        return max(0.0, self.first_start - self.navigated)
-
-    def _close(self, timestamp: float) -> None:
-        if self._started is not None:
-            self.durations.append(max(0.0, timestamp - self._started))
-            self._started = None
-
-    @property
-    def server_s(self) -> float | None:
-        return sum(self.durations) if self.durations else None
-
-
-@dataclass
-class Visit:
-    """One browser session opening one page: the figures of the table (seconds, bytes)."""
-
-    group: str
-    page: str
-    server_s: float | None = None
-    load_s: float | None = None
-    runs: int = 0
-    bytes: int = 0
-    first_chart_s: float | None = None
-    idle_s: float | None = None
-    charts: int = 0
-    error: str | None = None
-    cold_server_s: float | None = None  # the first visit's server time (caches filled then)
-
-    @property
-    def browser_s(self) -> float | None:
-        if self.idle_s is None or self.server_s is None:
-            return None
-        return max(0.0, self.idle_s - self.server_s)
-
-    @property
-    def render_s(self) -> float | None:
-        """What the browser spends after the page has loaded: drawing, and waiting between runs."""
-        if self.browser_s is None or self.load_s is None:
-            return None
-        return max(0.0, self.browser_s - self.load_s)
-
-    @property
-    def mib(self) -> float:
-        return self.bytes / 2**20
-
-
-# ------------------------------------------------------------------------------------- server process
+VARIANT_QUERY = {"en": "", "zh": "lang=zh", "presenter": "present=1"}  # what a variant adds to a page's query
+VARIANT_FACTOR, VARIANT_SLACK_S = 1.10, 0.1  # "no slower": idle <= English idle x factor + slack
+CURRENT, BASELINE = "current", "baseline"
+# option -> (full run, --quick); an option given on the command line wins over both
+RUN_DEFAULTS: dict[str, tuple[Any, Any]] = {
+    "groups": (",".join(DEFAULT_GROUPS), "large"),
+    "sessions": ("1,10,30", "1"),
+    "load_group": (LOAD_TARGET[0], LOAD_TARGET[0]),
+    "sequential": (SEQUENTIAL_TARGET_COUNT, 10),
+    "repeat": (3, 1),
+}
 
 
 @dataclass(frozen=True)
-class Usage:
-    """CPU seconds and resident memory of a process tree at one moment."""
+class Server:
+    """One running dashboard: which code it serves, where, its process and the pages its tree has."""
 
-    cpu_s: float
-    rss_mib: float
-
-
-def _stat_fields(pid: int) -> list[str]:
-    """Fields of /proc/<pid>/stat from field 3 (state) on; the command name may hold spaces or parentheses."""
-    text = Path(f"/proc/{pid}/stat").read_text()
-    return text[text.rindex(")") + 2:].split()
-
-
-def descendants(pid: int) -> list[int]:
-    """Live descendants of ``pid`` (a scan of /proc, children before grandchildren)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                children.setdefault(int(_stat_fields(int(entry.name))[1]), []).append(int(entry.name))
-            except (OSError, ValueError, IndexError):
-                continue
-    found, queue = [], list(children.get(pid, []))
-    while queue:
-        child = queue.pop(0)
-        found.append(child)
-        queue.extend(children.get(child, []))
-    return found
-
-
-def usage(pid: int) -> Usage:
-    """utime + stime + cutime + cstime and VmRSS, summed over ``pid`` and its live descendants."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    cpu, rss_kib = 0.0, 0
-    for p in [pid, *descendants(pid)]:
-        try:
-            fields = _stat_fields(p)
-            status = Path(f"/proc/{p}/status").read_text()
-        except OSError:
-            continue
-        cpu += sum(int(x) for x in fields[11:15]) / ticks
-        rss = [line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")]
-        rss_kib += int(rss[0]) if rss else 0  # a zombie has no VmRSS
-    return Usage(cpu, rss_kib / 1024)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + HEALTH_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with code {proc.returncode}; see {log}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"streamlit was not healthy within {HEALTH_TIMEOUT_S} s; see {log}")
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server this benchmark started (by its PID): terminate, then kill if it lingers."""
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=STOP_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=STOP_TIMEOUT_S)
-
-
-@contextmanager
-def streamlit_server(log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``streamlit run app.py`` on a free loopback port, stopped on exit (also on error)."""
-    port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.port", str(port), "--server.address", "127.0.0.1",
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    with log.open("w") as out:
-        proc = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_healthy(url, proc, log)
-            yield url, proc
-        finally:
-            _stop(proc)
+    code: str  # CURRENT or BASELINE
+    base: str
+    pid: int
+    pages: frozenset[str]
 
 
 # ---------------------------------------------------------------------------------------------- pages
 
 
-def page_paths() -> dict[str, bool]:
-    """Streamlit URL path of every page under pages/ -> whether the page reads the shared scenario."""
+def page_paths(root: Path = REPO) -> dict[str, bool]:
+    """Streamlit URL path of every page under ``root``/pages -> whether the page reads the shared scenario."""
     out = {}
-    for path in sorted((REPO / "pages").glob("*.py")):
+    for path in sorted((root / "pages").glob("*.py")):
         name = re.sub(r"^[0-9]+[_\- ]*", "", path.stem)
         out[name] = bool(SCENARIO_PAGE.search(path.read_text(encoding="utf-8")))
     return out
 
 
+def parse_variants(text: str) -> list[str]:
+    """``en,zh,presenter`` (``zh+presenter``: both) -> the variants, English first (always: the reference)."""
+    out = ["en"]
+    for item in (x.strip() for x in text.split(",")):
+        if not item:
+            continue
+        parts = [p.strip() for p in item.split("+") if p.strip()]
+        bad = [p for p in parts if p not in VARIANT_QUERY] or ([] if parts else [item])
+        if bad:
+            raise ValueError(f"--variants: unknown {', '.join(map(repr, bad))}; "
+                             f"variants are {', '.join(VARIANT_QUERY)} (joined by + for several)")
+        name = "+".join(p for p in VARIANT_QUERY if p in parts and p != "en") or "en"  # one name per variant
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def variant_query(variant: str) -> str:
+    """What a variant adds to a page's query: ``zh+presenter`` -> ``lang=zh&present=1``."""
+    return "&".join(VARIANT_QUERY[p] for p in variant.split("+") if VARIANT_QUERY[p])
+
+
 @dataclass(frozen=True)
 class Target:
-    """Where to point a session: a page and the group it opens (``group`` "defaults": no query)."""
+    """Where to point a session: a page, the group it opens (``group`` "defaults": no query), a variant."""
 
     page: str
     group: str
     query: str
+    variant: str = "en"
 
     def url(self, base: str) -> str:
-        return f"{base}/{self.page}" + (f"?{self.query}" if self.query else "")
+        query = "&".join(q for q in (self.query, variant_query(self.variant)) if q)
+        return f"{base}/{self.page}" + (f"?{query}" if query else "")
+
+    @property
+    def label(self) -> str:
+        return label(self.group, self.page, self.variant)
 
 
-def plan(pages: dict[str, bool], groups: list[GroupSpec]) -> list[Target]:
-    """Scenario pages once per group; the other pages once with their defaults."""
-    out = [Target(page, g.name, g.query()) for g in groups for page, scenario in pages.items() if scenario]
-    return out + [Target(page, "defaults", "") for page, scenario in pages.items() if not scenario]
+def plan(pages: dict[str, bool], groups: list[GroupSpec], variants: tuple[str, ...] = ("en",)) -> list[Target]:
+    """Scenario pages once per group, the other pages once with their defaults; each in every variant."""
+    out = [Target(page, g.name, g.query(), v) for g in groups for page, scenario in pages.items() if scenario
+           for v in variants]
+    return out + [Target(page, "defaults", "", v) for page, scenario in pages.items() if not scenario
+                  for v in variants]
 
 
 # ---------------------------------------------------------------------------------------------- one visit
@@ -346,14 +202,25 @@ async def _message_bytes(response: Any) -> int:
         return 0
 
 
-async def visit(browser: Any, base: str, target: Target, timeout_s: float) -> Visit:
-    """Open ``target`` in a fresh context; wait (``timeout_s`` at most) until idle with charts drawn."""
+async def _why_not_idle(page: Any) -> str:
+    """What kept a page from idle, read from its probe (10 s at most: a hung page must not stall the run)."""
+    try:
+        return str(await asyncio.wait_for(page.evaluate(STILL_MOVING), timeout=10))
+    except asyncio.TimeoutError:
+        return "page unresponsive"
+    except Exception as exc:  # noqa: BLE001  (the page crashed, closed or navigated away)
+        return "probe unreadable: " + (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+async def visit(browser: Any, base: str, target: Target, timeout_s: float, code: str = CURRENT) -> Visit:
+    """Open ``target`` in a fresh context; wait (``timeout_s`` at most) until nothing moves, charts drawn."""
     from playwright.async_api import Error as PlaywrightError
 
-    result = Visit(target.group, target.page)
+    result = Visit(target.group, target.page, target.variant, code)
     runs = ScriptRuns()
     bodies: list[asyncio.Task[int]] = []
     context = await browser.new_context(viewport=VIEWPORT)
+    page = None
     try:
         page = await context.new_page()
         await page.add_init_script(IDLE_PROBE)
@@ -361,21 +228,24 @@ async def visit(browser: Any, base: str, target: Target, timeout_s: float) -> Vi
         cdp.on("Network.webSocketFrameReceived", runs.feed_cdp)
         cdp.on("Network.requestWillBeSent", runs.on_request)
         await cdp.send("Network.enable")
+        await cdp.send("Performance.enable")
         page.on("response", lambda r: bodies.append(asyncio.ensure_future(_message_bytes(r)))
                 if "/_stcore/message" in r.url else None)
         deadline = time.monotonic() + timeout_s
         await page.goto(target.url(base), timeout=timeout_s * 1000, wait_until="commit")
         remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
         await page.wait_for_function(IDLE_HELD, polling=100, timeout=remaining_ms)
-        probe = await page.evaluate("() => window.__bench")
+        result.split(browser_split((await cdp.send("Performance.getMetrics"))["metrics"]))
+        probe = await page.evaluate(READ_PROBE)
         result.first_chart_s = None if probe["firstChart"] is None else probe["firstChart"] / 1000
-        result.idle_s = probe["idleSince"] / 1000
+        result.idle_s = probe["idle"] / 1000
         result.charts = await page.locator('[data-testid="stPlotlyChart"]').count()
         result.error = await page.evaluate(PAGE_ERRORS)
     except PlaywrightError as exc:
-        timed_out = type(exc).__name__ == "TimeoutError"
-        first_line = (str(exc).splitlines() or [type(exc).__name__])[0]
-        result.error = f"not idle within {timeout_s:g} s" if timed_out else f"browser: {first_line}"
+        if type(exc).__name__ == "TimeoutError":
+            result.error = f"not idle within {timeout_s:g} s ({await _why_not_idle(page)})"
+        else:
+            result.error = "browser: " + (str(exc).splitlines() or [type(exc).__name__])[0]
     finally:
         if bodies:
             done, _ = await asyncio.wait(bodies, timeout=10)
@@ -388,10 +258,33 @@ async def visit(browser: Any, base: str, target: Target, timeout_s: float) -> Vi
     return result
 
 
-async def _close(context: Any) -> None:
+async def fresh_visit(pw: Any, server: Server, target: Target, timeout_s: float) -> Visit:
+    """``visit`` in a browser of its own, launched for it and closed after it (as a person opening a link)."""
+    from playwright.async_api import Error as PlaywrightError
+
+    if target.page not in server.pages:
+        return Visit(target.group, target.page, target.variant, server.code,
+                     error=f"no page {target.page} in the {server.code} code")
     try:
-        await asyncio.wait_for(context.close(), timeout=30)
-    except Exception:  # noqa: BLE001  (a hung or crashed context must not stop the benchmark)
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+    except PlaywrightError as exc:
+        first_line = (str(exc).splitlines() or [type(exc).__name__])[0]
+        return Visit(target.group, target.page, target.variant, server.code, error=f"launch: {first_line}")
+    started = time.monotonic()
+    try:
+        result = await visit(browser, server.base, target, timeout_s, server.code)
+    finally:
+        await _close(browser)
+    print(f"    {server.code} {target.label}: idle {_s(result.idle_s)} s, server {_s(result.server_s)} s, "
+          f"{time.monotonic() - started:.0f} s{', ' + result.error if result.error else ''}",
+          file=sys.stderr, flush=True)
+    return result
+
+
+async def _close(closable: Any) -> None:
+    try:
+        await asyncio.wait_for(closable.close(), timeout=30)
+    except Exception:  # noqa: BLE001  (a hung or crashed context or browser must not stop the benchmark)
         pass
 
 
@@ -427,21 +320,26 @@ class Sequential:
         return last - half[1]
 
 
-async def measure_pages(browser: Any, base: str, targets: list[Target],
-                        args: argparse.Namespace) -> list[Visit]:
-    """Cold then warm visit of every target; the warm visit is kept with the cold one's server time."""
-    warm_visits = []
+def _progress(rows: list[Row]) -> str:
+    parts = [f"{r.code} cold server {_s(r.cold.server_s)} s, idle {_s(r.idle_s)} s" for r in rows]
+    errors = [f"{r.code}: {r.error}" for r in rows if r.error]
+    return f"  {rows[0].label}: " + "; ".join(parts) + (f" ({'; '.join(errors)})" if errors else "")
+
+
+async def measure_pages(pw: Any, servers: list[Server], targets: list[Target], repeat: int,
+                        timeouts: tuple[float, float]) -> list[Row]:
+    """Every target on every server, interleaved: each server's cold visit, then ``repeat`` rounds of one
+    warm visit per server.  A fresh browser per visit; rows in target order, the servers' in ``servers``'."""
+    cold_timeout, warm_timeout = timeouts
+    out = []
     for target in targets:
-        cold = await visit(browser, base, target, args.cold_timeout)
-        warm = await visit(browser, base, target, args.timeout)
-        warm.cold_server_s = cold.server_s
-        if cold.error and not warm.error:
-            warm.error = f"cold visit: {cold.error}"
-        print(f"  {target.group} / {target.page}: cold server {_s(cold.server_s)} s, "
-              f"warm idle {_s(warm.idle_s)} s, {warm.mib:.2f} MB{', ' + warm.error if warm.error else ''}",
-              file=sys.stderr, flush=True)
-        warm_visits.append(warm)
-    return warm_visits
+        rows = [Row(await fresh_visit(pw, s, target, cold_timeout)) for s in servers]
+        for _ in range(repeat):
+            for server, row in zip(servers, rows):
+                row.warm.append(await fresh_visit(pw, server, target, warm_timeout))
+        print(_progress(rows), file=sys.stderr, flush=True)
+        out.extend(rows)
+    return out
 
 
 async def measure_load(browser: Any, base: str, targets: list[Target], levels: list[int], pid: int,
@@ -452,8 +350,7 @@ async def measure_load(browser: Any, base: str, targets: list[Target], levels: l
             before = usage(pid)
             visits = await asyncio.gather(*(visit(browser, base, target, timeout_s) for _ in range(n)))
             rows.append(LoadRow(target, list(visits), before, usage(pid)))
-            print(f"  N={n} {target.group} / {target.page}: {len(rows[-1].errors)} errors", file=sys.stderr,
-                  flush=True)
+            print(f"  N={n} {target.label}: {len(rows[-1].errors)} errors", file=sys.stderr, flush=True)
     return rows
 
 
@@ -504,13 +401,43 @@ def short(text: str | None, limit: int = ERROR_WIDTH) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def page_table(visits: list[Visit]) -> str:
-    headers = ["group / page", "cold server s", "server s", "runs", "browser s", "load s", "render s",
-               "first chart s", "idle s", "MB", "charts", "error"]
-    rows = [[f"{v.group} / {v.page}", _s(v.cold_server_s), _s(v.server_s), str(v.runs), _s(v.browser_s),
-             _s(v.load_s), _s(v.render_s), _s(v.first_chart_s), _s(v.idle_s), f"{v.mib:.2f}", str(v.charts),
-             short(v.error)] for v in visits]
-    return format_table(headers, rows, text_columns=(0, 11))
+# the page table's figures: header, the figure of one visit, digits
+FIGURES: list[tuple[str, Callable[[Visit], float | None], int]] = [
+    ("server s", lambda v: v.server_s, 2),
+    ("runs", lambda v: float(v.runs), 0),
+    ("load s", lambda v: v.load_s, 2),
+    ("render s", lambda v: v.render_s, 2),
+    ("first chart s", lambda v: v.first_chart_s, 2),
+    ("idle s", lambda v: v.idle_s, 2),
+    ("script s", lambda v: v.script_s, 2),
+    ("layout s", lambda v: v.layout_s, 2),
+    ("task s", lambda v: v.task_s, 2),
+    ("MB", lambda v: v.mib, 2),
+    ("charts", lambda v: float(v.charts), 0),
+]
+
+
+def _cell(row: Row, figure: Callable[[Visit], float | None], digits: int) -> str:
+    """``median`` of one visit's figure, ``median/min`` over several warm visits."""
+    med, low = row.stat(figure)
+    return _s(med, digits) if len(row.warm) < 2 or med is None else f"{_s(med, digits)}/{_s(low, digits)}"
+
+
+def baseline_ratios(rows: list[Row]) -> dict[tuple[str, str, str], float | None]:
+    """Current median idle / baseline median idle, per page (group, page, variant) measured on both."""
+    base = {r.key: r.idle_s for r in rows if r.code == BASELINE}
+    return {r.key: ratio(r.idle_s, base[r.key]) for r in rows if r.code == CURRENT and r.key in base}
+
+
+def page_table(rows: list[Row]) -> str:
+    ratios = baseline_ratios(rows)
+    headers = ["group / page", "code", "cold server s", *(f[0] for f in FIGURES), "idle vs base", "error"]
+    out = []
+    for r in rows:
+        versus = ratios.get(r.key) if r.code == CURRENT else None
+        out.append([r.label, r.code, _s(r.cold.server_s), *(_cell(r, f, d) for _, f, d in FIGURES),
+                    "" if versus is None else f"{versus:.2f}x", short(r.error)])
+    return format_table(headers, out, text_columns=(0, 1, len(headers) - 1))
 
 
 def _p(values: list[float]) -> str:
@@ -526,7 +453,7 @@ def load_table(rows: list[LoadRow]) -> str:
         idle = [v.idle_s for v in r.visits if v.idle_s is not None and not v.error]
         server = [v.server_s for v in r.visits if v.server_s is not None]
         errors = sorted(set(r.errors))
-        out.append([f"{len(r.visits):<3}{r.target.group} / {r.target.page}", _p(idle), _p(server),
+        out.append([f"{len(r.visits):<3}{r.target.label}", _p(idle), _p(server),
                     f"{len(r.errors)}" + (f" ({short('; '.join(errors))})" if errors else ""),
                     f"{r.after.cpu_s - r.before.cpu_s:.1f}",
                     f"{r.before.rss_mib:.0f}->{r.after.rss_mib:.0f}"])
@@ -550,34 +477,74 @@ class Check:
     met: bool | None
 
 
-def _idle_check(v: Visit) -> Check | None:
-    group = DEFAULTS_TARGET_GROUP if v.group == "defaults" else v.group
+def _measured(row: Row) -> str:
+    med, low = row.stat(lambda v: v.idle_s)
+    if med is None:
+        return row.error or "no idle time"
+    spread = f" (min {low:.2f} s, {len(row.warm)} warm visits)" if len(row.warm) > 1 else ""
+    return f"{med:.2f} s" + spread + (f"; {row.error}" if row.error else "")
+
+
+def _idle_check(row: Row) -> Check | None:
+    group = DEFAULTS_TARGET_GROUP if row.cold.group == "defaults" else row.cold.group
     limit = IDLE_TARGET_S.get(group)
     if limit is None:
         return None
-    if group == "1000x100000":
-        label = f"{v.page} usable at 1000x100000 (idle <= {limit:g} s, no error)"
+    page = row.cold.page
+    if group in USABLE_ONLY:
+        name = f"{page} usable at {group} (idle <= {limit:g} s, no error)"
     else:
-        label = f"{v.page} idle <= {limit:g} s ({v.group})"
-    measured = v.error or f"{v.idle_s:.2f} s"
-    return Check(label, measured, v.error is None and v.idle_s is not None and v.idle_s <= limit)
+        name = f"{page} idle <= {limit:g} s ({row.cold.group})"
+    idle = row.idle_s
+    return Check(name, _measured(row), not row.errors and idle is not None and idle <= limit)
 
 
-def page_checks(visits: list[Visit]) -> list[Check]:
+def variant_limit(english_idle_s: float) -> float:
+    """The slowest a variant may be and still count as no slower than the English page."""
+    return english_idle_s * VARIANT_FACTOR + VARIANT_SLACK_S
+
+
+def variant_checks(rows: list[Row]) -> list[Check]:
+    """Each variant of a page (current code) no slower than the same page in English."""
+    english = {(r.cold.group, r.cold.page): r for r in rows if r.cold.variant == "en"}
     out = []
-    for v in visits:
-        idle = _idle_check(v)
+    for r in rows:
+        if r.cold.variant == "en":
+            continue
+        en = english.get((r.cold.group, r.cold.page))
+        name = f"{r.cold.page} [{r.cold.variant}] no slower than English ({r.cold.group}): idle <= en x " \
+               f"{VARIANT_FACTOR:g} + {VARIANT_SLACK_S:g} s"
+        if en is None or en.idle_s is None or en.errors:
+            why = "not run" if en is None else en.error or "no idle time"
+            out.append(Check(name, f"English: {why}", None))
+            continue
+        limit = variant_limit(en.idle_s)
+        met = not r.errors and r.idle_s is not None and r.idle_s <= limit
+        out.append(Check(name, f"{_measured(r)} vs en {en.idle_s:.2f} s (limit {limit:.2f} s)", met))
+    return out
+
+
+def page_checks(rows: list[Row]) -> list[Check]:
+    """The pages' targets, judged on the current code's rows only (a baseline is not held to them)."""
+    current = [r for r in rows if r.code == CURRENT]
+    out = []
+    for r in current:
+        if r.cold.variant != "en":
+            continue
+        idle = _idle_check(r)
         if idle:
             out.append(idle)
-        limit = PAYLOAD_TARGET_MB.get(v.group)
+        limit = PAYLOAD_TARGET_MB.get(r.cold.group)
         if limit is not None:
-            measured = f"{v.mib:.2f} MB" + (f" ({v.error})" if v.error else "")
-            met = not v.error and v.mib < limit
-            out.append(Check(f"{v.page} payload < {limit:g} MB ({v.group})", measured, met))
-    ran = {v.group for v in visits}
-    for group, limit in IDLE_TARGET_S.items():
-        if group not in ran:
-            out.append(Check(f"every scenario page idle <= {limit:g} s ({group})", "not run", None))
+            mib = r.median(lambda v: v.mib)
+            met = not r.errors and mib is not None and mib < limit
+            out.append(Check(f"{r.cold.page} payload < {limit:g} MB ({r.cold.group})",
+                             f"{_s(mib)} MB" + (f" ({r.error})" if r.error else ""), met))
+    out += variant_checks(current)
+    ran = {r.cold.group for r in current}
+    for group in (parse_group(g).name for g in DEFAULT_GROUPS):
+        if group not in ran and group in IDLE_TARGET_S:
+            out.append(Check(f"every scenario page idle <= {IDLE_TARGET_S[group]:g} s ({group})", "not run", None))
     return out
 
 
@@ -589,29 +556,29 @@ def load_checks(rows: list[LoadRow]) -> list[Check]:
             p95 = percentile([v.server_s for v in r.visits if v.server_s is not None], 95)
             errors = len(r.errors)
             met = p95 is not None and p95 < limit and errors == 0
-            label = f"{r.target.page}: {n} sessions ({r.target.group}), server p95 < {limit:g} s, no errors"
-            out.append(Check(label, f"p95 {_s(p95)} s, {errors} errors", met))
-    label = f"{n} concurrent sessions ({group}): server p95 < {limit:g} s, no errors"
-    return out or [Check(label, "not run", None)]
+            name = f"{r.target.page}: {n} sessions ({r.target.group}), server p95 < {limit:g} s, no errors"
+            out.append(Check(name, f"p95 {_s(p95)} s, {errors} errors", met))
+    name = f"{n} concurrent sessions ({group}): server p95 < {limit:g} s, no errors"
+    return out or [Check(name, "not run", None)]
 
 
 def sequential_check(seq: Sequential | None) -> Check:
-    label = f"RSS bounded over {SEQUENTIAL_TARGET_COUNT} sequential sessions (2nd half <= " \
-            f"{SEQUENTIAL_GROWTH_LIMIT_MIB:g} MiB)"
+    name = f"RSS bounded over {SEQUENTIAL_TARGET_COUNT} sequential sessions (2nd half <= " \
+           f"{SEQUENTIAL_GROWTH_LIMIT_MIB:g} MiB)"
     if seq is None or len(seq.samples) < 2:
-        return Check(label, "not run", None)
+        return Check(name, "not run", None)
     count = seq.samples[-1][0]
     growth = seq.growth_second_half()
     measured = f"{_s(growth, 0)} MiB over sessions {count // 2}-{count}, {len(seq.errors)} errors"
     if count < SEQUENTIAL_TARGET_COUNT:
-        return Check(label, measured + f" (only {count} sessions)", None)
+        return Check(name, measured + f" (only {count} sessions)", None)
     met = growth is not None and growth <= SEQUENTIAL_GROWTH_LIMIT_MIB and not seq.errors
-    return Check(label, measured, met)
+    return Check(name, measured, met)
 
 
 def checks_table(checks: list[Check]) -> str:
     verdict = {True: "met", False: "MISSED", None: "-"}
-    rows = [[c.target, short(c.measured), verdict[c.met]] for c in checks]
+    rows = [[c.target, short(c.measured, 2 * ERROR_WIDTH), verdict[c.met]] for c in checks]
     return format_table(["target", "measured", "verdict"], rows, text_columns=(0, 1, 2))
 
 
@@ -628,31 +595,35 @@ def summary(checks: list[Check]) -> str:
 
 @dataclass
 class Report:
-    start: Usage
-    after_pages: Usage
-    end: Usage
-    visits: list[Visit]
+    start: dict[str, Usage]  # per server (code)
+    after_pages: dict[str, Usage]
+    end: Usage  # the current server's, after the concurrent and sequential sessions
+    rows: list[Row]
     load: list[LoadRow]
     sequential: Sequential | None
 
 
-async def run_all(base: str, pid: int, args: argparse.Namespace) -> Report:
+async def run_all(servers: list[Server], args: argparse.Namespace) -> Report:
+    """The pages on every server (a fresh browser per visit), then the concurrent and sequential sessions on
+    the current server (one browser, a context per session)."""
     from playwright.async_api import async_playwright
 
+    current = next(s for s in servers if s.code == CURRENT)
     async with async_playwright() as pw:
+        start = {s.code: usage(s.pid) for s in servers}
+        rows = await measure_pages(pw, servers, args.targets, args.repeat, (args.cold_timeout, args.timeout))
+        after_pages = {s.code: usage(s.pid) for s in servers}
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
         try:
-            start = usage(pid)
-            visits = await measure_pages(browser, base, args.targets, args)
-            after_pages = usage(pid)
-            load = await measure_load(browser, base, args.load_targets, args.levels, pid, args.timeout)
+            load = await measure_load(browser, current.base, args.load_targets, args.levels, current.pid,
+                                      args.timeout)
             seq = None
             if args.sequential:
-                seq = await measure_sequential(browser, base, args.sequential_targets, args.sequential, pid,
-                                               args.timeout)
+                seq = await measure_sequential(browser, current.base, args.sequential_targets, args.sequential,
+                                               current.pid, args.timeout)
         finally:
-            await browser.close()
-    return Report(start, after_pages, usage(pid), visits, load, seq)
+            await _close(browser)
+    return Report(start, after_pages, usage(current.pid), rows, load, seq)
 
 
 def _ints(text: str, what: str) -> list[int]:
@@ -665,8 +636,16 @@ def _ints(text: str, what: str) -> list[int]:
     return values
 
 
+def _fill_defaults(args: argparse.Namespace) -> None:
+    """Options left out get the full run's default, or ``--quick``'s."""
+    for name, (full, quick) in RUN_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else full)
+
+
 def _resolve(args: argparse.Namespace) -> None:
-    """Turn the options into targets (pages x groups); every bad value is a one-line ValueError."""
+    """Turn the options into targets (pages x groups x variants); every bad value is a one-line ValueError."""
+    _fill_defaults(args)
     pages = page_paths()
     chosen = [p.strip() for p in args.pages.split(",") if p.strip()] or list(pages)
     unknown = [p for p in chosen if p not in pages]
@@ -678,9 +657,13 @@ def _resolve(args: argparse.Namespace) -> None:
     for spec in [*specs, load_spec]:
         spec.query()  # encode now: no measurement pays for it, and a bad group fails before the server starts
     args.levels = _ints(args.sessions, "--sessions")
+    if args.repeat < 1:
+        raise ValueError(f"--repeat: expected a whole number >= 1, got {args.repeat}")
     if args.timeout <= 0 or args.cold_timeout <= 0 or args.sequential < 0:
         raise ValueError("--timeout and --cold-timeout must be > 0 and --sequential >= 0")
-    args.targets = plan(pages, specs)
+    args.variant_list = parse_variants(args.variants)
+    args.baseline_sha = resolve_rev(args.baseline, REPO) if args.baseline is not None else None
+    args.targets = plan(pages, specs, tuple(args.variant_list))
     args.load_targets = plan(pages, [load_spec])
     args.sequential_targets = [t for t in args.load_targets if t.group != "defaults"] or args.load_targets
 
@@ -688,20 +671,30 @@ def _resolve(args: argparse.Namespace) -> None:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench browser", description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    full = {name: values[0] for name, values in RUN_DEFAULTS.items()}
+    quick = {name: values[1] for name, values in RUN_DEFAULTS.items()}
     parser.add_argument("--pages", default="", help="comma-separated page paths (default: all of pages/)")
-    parser.add_argument("--groups", default=",".join(DEFAULT_GROUPS),
-                        help="comma-separated presets or MEMBERSxPARTITIONS[xTOPICS] (default: %(default)s)")
-    parser.add_argument("--sessions", default="1,10,30", help="concurrent sessions (default: %(default)s)")
-    parser.add_argument("--load-group", default=LOAD_TARGET[0], help="group of the concurrent runs")
-    parser.add_argument("--sequential", type=int, default=SEQUENTIAL_TARGET_COUNT,
-                        help="sequential sessions for the RSS check (0: skip; default %(default)s)")
+    parser.add_argument("--groups", help="comma-separated presets or MEMBERSxPARTITIONS[xTOPICS] "
+                                         f"(default: {full['groups']}; --quick: {quick['groups']})")
+    parser.add_argument("--variants", default="en",
+                        help="comma-separated en, zh (lang=zh), presenter (present=1), or several joined by +; "
+                             "en is always measured (default: %(default)s)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="a git revision measured in the same run as the named baseline (a worktree)")
+    parser.add_argument("--keep-baseline", action="store_true", help="keep the baseline's worktree at the end")
+    parser.add_argument("--repeat", type=int,
+                        help=f"warm visits per page and server (default {full['repeat']}; --quick: {quick['repeat']})")
+    parser.add_argument("--sessions", help=f"concurrent sessions (default: {full['sessions']}; --quick: "
+                                           f"{quick['sessions']})")
+    parser.add_argument("--load-group", help=f"group of the concurrent runs (default {full['load_group']})")
+    parser.add_argument("--sequential", type=int,
+                        help=f"sequential sessions for the RSS check (0: skip; default {full['sequential']}; "
+                             f"--quick: {quick['sequential']})")
     parser.add_argument("--timeout", type=float, default=120, help="seconds per warm visit (default 120)")
     parser.add_argument("--cold-timeout", type=float, default=600, help="seconds per cold visit (600)")
     parser.add_argument("--quick", action="store_true",
-                        help=f"large preset only, N = 1, {QUICK_SEQUENTIAL} sequential sessions")
+                        help="a smoke run: the --quick defaults above; options given still win")
     args = parser.parse_args(argv)
-    if args.quick:
-        args.groups, args.sessions, args.load_group, args.sequential = "large", "1", "large", QUICK_SEQUENTIAL
     try:
         _resolve(args)
     except Exception as exc:  # noqa: BLE001  (ValueError, ScenarioError: one line, exit 2)
@@ -713,43 +706,86 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def print_report(report: Report, args: argparse.Namespace, started: float) -> None:
-    print(f"\nbrowser benchmark, {os.cpu_count()} cores, load average now {_load()}, "
-          f"{time.monotonic() - started:.0f} s{' (--quick)' if args.quick else ''}")
-    print("\n1. Pages, one session, warm caches (cold server s: the first visit)\n")
-    print(page_table(report.visits))
-    print(f"\n2. Concurrent sessions ({args.load_group})\n")
+def _server_line(code: str, report: Report) -> str:
+    start, pages = report.start[code], report.after_pages[code]
+    if code == BASELINE:
+        return f"baseline: RSS {start.rss_mib:.0f} MiB at start, {pages.rss_mib:.0f} after the pages; " \
+               f"CPU {pages.cpu_s - start.cpu_s:.1f} s for the pages"
+    end = report.end
+    return f"current: RSS {start.rss_mib:.0f} MiB at start, {pages.rss_mib:.0f} after the pages, " \
+           f"{end.rss_mib:.0f} at the end; CPU {pages.cpu_s - start.cpu_s:.1f} s for the pages, " \
+           f"{end.cpu_s - pages.cpu_s:.1f} s after them"
+
+
+def print_report(report: Report, args: argparse.Namespace, started: float, load_at_start: str) -> None:
+    print(f"\nbrowser benchmark, {os.cpu_count()} cores, load average {load_at_start} at start, {_load()} at the "
+          f"end, {time.monotonic() - started:.0f} s{' (--quick)' if args.quick else ''}")
+    if args.baseline_sha:
+        print(f"baseline: {args.baseline_sha} ({args.baseline}: {subject(REPO, args.baseline_sha)})")
+    print(f"current: the working tree of {REPO} ({args.tree_at_start} at the start)")
+    spread = f"median/min over {args.repeat} warm visits" if args.repeat > 1 else "one warm visit"
+    print(f"\n1. Pages, one session, a fresh browser per visit, warm caches ({spread}; cold server s: the first "
+          f"visit)\n")
+    print(page_table(report.rows))
+    print(f"\n2. Concurrent sessions ({args.load_group}, current code)\n")
     print(load_table(report.load))
-    start, pages, end = report.start, report.after_pages, report.end
-    print(f"\n3. Server process: RSS {start.rss_mib:.0f} MiB at start, {pages.rss_mib:.0f} after the pages, "
-          f"{end.rss_mib:.0f} at the end; CPU {pages.cpu_s - start.cpu_s:.1f} s for the pages, "
-          f"{end.cpu_s - pages.cpu_s:.1f} s after them\n")
+    print("\n3. Server processes\n")
+    for code in report.start:
+        print(_server_line(code, report))
     if report.sequential:
-        print(f"sequential sessions ({args.load_group}, errors {len(report.sequential.errors)}):")
+        print(f"\nsequential sessions ({args.load_group}, errors {len(report.sequential.errors)}):")
         print(sequential_table(report.sequential))
-    checks = page_checks(report.visits) + load_checks(report.load) + [sequential_check(report.sequential)]
-    print("\n4. Targets\n")
+    checks = page_checks(report.rows) + load_checks(report.load) + [sequential_check(report.sequential)]
+    print("\n4. Targets (current code)\n")
     print(checks_table(checks))
     print(f"\n{summary(checks)}")
 
 
+def _servers(stack: ExitStack, args: argparse.Namespace) -> list[Server]:
+    """The baseline's server (when asked for) and the current one, each stopped when ``stack`` closes."""
+    artifacts = REPO / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    roots = []
+    if args.baseline_sha:
+        roots.append((BASELINE, stack.enter_context(baseline_worktree(REPO, args.baseline_sha,
+                                                                      args.keep_baseline))))
+    roots.append((CURRENT, REPO))
+    out = []
+    for code, root in roots:
+        log = artifacts / ("bench-browser-streamlit.log" if code == CURRENT else
+                           "bench-browser-streamlit-baseline.log")
+        base, proc = stack.enter_context(streamlit_server(log, root))
+        out.append(Server(code, base, proc.pid, frozenset(page_paths(root))))
+        print(f"{code} server: {base} (pid {proc.pid}, {root})", file=sys.stderr, flush=True)
+    return out
+
+
+def _interrupt_on_sigterm() -> None:
+    """A SIGTERM (a kill by PID) ends the run as Ctrl-C does: the finally blocks stop the servers."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
 def main(argv: list[str]) -> None:
     args = parse_args(argv)
+    _interrupt_on_sigterm()
     if not CHROMIUM.exists():
         raise SystemExit(f"browser benchmark: no Debian chromium at {CHROMIUM} (run `make chromium`)")
-    started = time.monotonic()
-    print(f"browser benchmark: {len(args.targets)} page visits x 2, sessions {args.levels}, "
-          f"{args.sequential} in a row; load average at start {_load()}", file=sys.stderr, flush=True)
-    log = REPO / "test-artifacts" / "bench-browser-streamlit.log"
-    log.parent.mkdir(exist_ok=True)
+    started, load_at_start, args.tree_at_start = time.monotonic(), _load(), describe_tree(REPO)
+    servers = 2 if args.baseline_sha else 1
+    print(f"browser benchmark: {len(args.targets)} pages x (1 cold + {args.repeat} warm) x {servers} servers, "
+          f"sessions {args.levels}, {args.sequential} in a row; load average at start {load_at_start}",
+          file=sys.stderr, flush=True)
     try:
-        with streamlit_server(log) as (base, proc):
-            report = asyncio.run(run_all(base, proc.pid, args))
+        with ExitStack() as stack:
+            report = asyncio.run(run_all(_servers(stack, args), args))
     except RuntimeError as exc:
         raise SystemExit(f"browser benchmark: {exc}") from None
     except KeyboardInterrupt:
-        raise SystemExit("browser benchmark: interrupted (the server was stopped)") from None
-    print_report(report, args, started)
+        raise SystemExit("browser benchmark: interrupted (the servers were stopped)") from None
+    print_report(report, args, started, load_at_start)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from typing import Any
 from engine.presets import PRESETS
 from engine.scenario import Scenario, dumps_scenario, parse_scenario
 
-DEFAULT_GROUPS = ("large", "200x20000x100", "1000x100000x200")
+DEFAULT_GROUPS = ("large", "2000x200000x100")  # 200x20000x100 and 1000x100000x200: when asked for
 MAX_PARTITIONS_PER_GENERATED_TOPIC = 500
 
 

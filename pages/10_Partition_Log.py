@@ -5,25 +5,27 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
 import streamlit as st
 
 from engine import articles
-from engine.charts.log import compaction_scatter, segment_map
+from engine.charts.log import segment_map
 from engine.errors import EngineError
 from engine.storage import partition_log as plog
 from engine.storage.capacity import capacity_rows, partition_capacity
 from engine.storage.log_config import DAY_MS, LogConfig
 from ui.frame.door import door
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_section, linked
 from ui.frame.release_note import release_caption
+from ui.frame.tables import table
 from ui.inputs.numbers import decimal_input, whole_number_input
-from ui.partition.cached import log_animation_figure, log_result
+from ui.partition.cached import compaction_figure, log_animation_figure, log_result
 from ui.partition.log_inputs import K, document
 from ui.text.i18n import _, tr
 
 MAX_LOOKUP = 2**62  # engine.storage.partition_log reads the lookups' and actions' offsets and times in 0..2**62
 
+RUN_AT_LINKED = linked((K + "at",))  # a link naming the run time (a lesson step's) opens retention
 page_setup(_("Partition Log"), "🗂️", _("One partition on disk: segments named by base offset, sparse indexes, "
                                         "lookups, retention and compaction, as Kafka's storage code does them."))
 
@@ -35,8 +37,8 @@ def segments_section(doc: dict) -> dict:
         n=len(out["segments"]), first=out["log_start_offset"], last=out["log_end_offset"] - 1)
     st.subheader(heading + (_(" ({gone} deleted while appending)").format(gone=gone) if gone else ""))
     st.plotly_chart(log_animation_figure(json.dumps(doc, sort_keys=True)), key=K + "animation")
-    table = pd.DataFrame(out["segments"]).drop(columns=["offset_index", "time_index", "files"])
-    st.dataframe(table, hide_index=True, key=K + "segments")
+    dropped = ("offset_index", "time_index", "files")
+    table([{k: v for k, v in s.items() if k not in dropped} for s in out["segments"]], key=K + "segments")
     release_caption("log")
     return out
 
@@ -56,13 +58,15 @@ def lookup_section(doc: dict, out: dict) -> None:
         st.plotly_chart(segment_map(found["segments"], by_offset).update_yaxes(tickvals=lanes, ticktext=lanes),
                         key=K + "map")
         left, right = st.columns(2)
-        left.dataframe(pd.DataFrame(by_offset["probes"]), hide_index=True, key=K + "probes")
-        right.dataframe(pd.DataFrame(by_offset["scan"]), hide_index=True, key=K + "scan")
+        with left:
+            table(by_offset["probes"], key=K + "probes")
+        with right:
+            table(by_offset["scan"], key=K + "scan")
     st.markdown(tr(plog.timestamp_story(by_time)))
 
 
 def maintenance_section(doc: dict, out: dict) -> None:
-    st.subheader(_("Retention and compaction"))
+    """Retention and DeleteRecords at a chosen time, then the cleaner at that time (a lazy expander)."""
     last = max((s["largest_timestamp"] for s in out["segments"]), default=0)
     c1, c2, c3 = st.columns(3)
     default_at = last + max(doc["config"]["retention.ms"], 0)
@@ -76,22 +80,22 @@ def maintenance_section(doc: dict, out: dict) -> None:
     st.markdown(_("**Retention at {at:,} ms** deletes {deleted} segment(s); log start offset -> {start:,}; "
                   "{left} segment(s) left.").format(at=at, deleted=len(deleted), start=done["log_start_offset"],
                                                      left=len(done["segments"])))
-    st.dataframe(pd.DataFrame(deleted), hide_index=True, key=K + "deleted")
-    cleaned, compactions = door(log_result, json.dumps({**doc, "actions": [{"clean_at_ms": at}]}, sort_keys=True))
+    table(deleted, key=K + "deleted")
+    cleaning = json.dumps({**doc, "actions": [{"clean_at_ms": at}]}, sort_keys=True)
+    cleaned, compactions = door(log_result, cleaning)
     result = cleaned["actions"][0]
     c3.metric(_("dirty ratio"), f"{result.get('dirty_ratio', 0):.2f}",
               help=_("cleanable / (clean + cleanable) bytes"))
     st.markdown(_("**Compaction at {at:,} ms**: {reason}.").format(at=at, reason=tr(result["reason"])))
     if result["ran"] and compactions:
-        st.plotly_chart(compaction_scatter(compactions[0]["before"], compactions[0]["kept"]),
-                        key=K + "compaction")
+        st.plotly_chart(compaction_figure(cleaning), key=K + "compaction")
         st.caption(_("{removed:,} records removed ({tombstones} tombstones); {before:,} -> {after:,} bytes.").format(
             removed=result["records_removed"], tombstones=result["tombstones_removed"],
             before=result["bytes_before"], after=result["bytes_after"]))
 
 
 def capacity_section() -> None:
-    st.subheader(_("Sizing: a day of data on a broker (Kafka's default log settings, not the ones above)"))
+    """What a day of data costs a broker, from Kafka's default log settings (a lazy expander)."""
     c = st.columns(6)
     mib_s = decimal_input(_("topic MiB/s (as on Sizing)"), 0.001, 1e6, 200.0, K + "mib_s", container=c[0])
     parts = whole_number_input(_("partitions of the topic"), 1, 100_000, 24, K + "topic_partitions", container=c[1])
@@ -103,7 +107,7 @@ def capacity_section() -> None:
     config = LogConfig.from_dict({"retention.ms": int(days * DAY_MS) if days >= 0 else -1,
                                   "segment.bytes": int(gib * 2**30)})
     cap = partition_capacity(int(mib_s * 2**20 * 86_400 / parts), int(per_broker), config, int(batch))
-    st.dataframe(pd.DataFrame(capacity_rows(cap)), hide_index=True, key=K + "capacity")
+    table(capacity_rows(cap), key=K + "capacity")
     st.caption(_("Descriptors: one per segment (its .log FileChannel). Memory maps: .index and .timeindex of "
                  "each segment. Index bytes: mapped size; the active segment's indexes are pre-allocated "
                  "sparse files."))
@@ -113,9 +117,10 @@ try:
     doc = document()
     out = segments_section(doc)
     lookup_section(doc, out)
-    maintenance_section(doc, out)
-    capacity_section()
+    lazy_section(_("Retention and compaction"), K + "maintenance", maintenance_section, doc, out, opened=RUN_AT_LINKED)
+    lazy_section(_("Sizing: a day of data on a broker (Kafka's default log settings, not the ones above)"),
+                 K + "sizing", capacity_section)
 except EngineError as exc:
     st.error(tr(str(exc)))
-st.subheader(_("Where the reference articles are right, and where Kafka differs"))
-st.dataframe(pd.DataFrame(articles.rows(articles.LOG_CORRECTIONS)), hide_index=True, key=K + "articles")
+lazy_section(_("Where the reference articles are right, and where Kafka differs"), K + "articles_view",
+             lambda: table(articles.rows(articles.LOG_CORRECTIONS), key=K + "articles"))

@@ -14,9 +14,11 @@ from ui.assignments.cached import grid_figure, metrics_of, side_ref
 from ui.assignments.share_group import consumer_vs_share_section
 from ui.assignments.streams_group import group_types_section
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_section
 from ui.frame.release_note import release_caption
 from ui.frame.sidebar import render_sidebar
 from ui.frame.state import current_ref, current_scenario
+from ui.frame.tables import table as differences_table
 from ui.inputs.numbers import whole_number_input
 from ui.scenario.cached import outcomes_or_error
 from ui.text.i18n import _, tr
@@ -81,9 +83,11 @@ if outcomes["left"] is not None and outcomes["right"] is not None:
                           for d in rows], columns=["partition", "left", "right"])
     st.caption(_("left: {left}; right: {right}. '-': the partition does not exist on that side.").format(
         left=tr(sides["left"].assignor.title), right=tr(sides["right"].assignor.title)))
-    st.dataframe(table, hide_index=True, width="stretch", key="compare.table")
+    differences_table(table, key="compare.table", large=_("Every partition whose owner differs (table)"))
     st.download_button(_("Differences (CSV)"), table.to_csv(index=False), "differences.csv", "text/csv",
                        key="compare.download")
-consumer_vs_share_section(current_ref(), step, sides["left"].assignor)  # the left choice against a share group
-group_types_section(current_ref(), step, sides["left"].assignor)  # ...and a streams group, one row per member
+lazy_section(_("Consumer group or share group, on the same topics"), "compare.share_view",  # the left choice
+             consumer_vs_share_section, current_ref(), step, sides["left"].assignor)  # against a share group
+lazy_section(_("Consumer group, share group or streams group, on the same topics"), "compare.streams_view",
+             group_types_section, current_ref(), step, sides["left"].assignor)  # ...and a streams group
 release_caption("assign", "server-assign", "share-assign", "streams-assign")

@@ -7,6 +7,7 @@ import streamlit as st
 
 from ui.frame.door import door
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_tabs
 from ui.frame.release_note import release_caption
 from ui.share.cached import share_delivery_figure, share_timeline
 from ui.share.delivery import downloads, releases_note, summary_metrics, workload_inputs
@@ -24,15 +25,10 @@ def timeline_section(workload) -> None:
                  "drag the slider: a consumer's colour marks the records it holds under its lock."))
 
 
-with st.expander(_("Consumers, records and broker settings"), expanded=True):
-    workload = workload_inputs()
+workload = workload_inputs()  # the keys, offsets and broker settings in a lazy expander, closed at first
 timeline = door(share_timeline, workload)  # a refusal is one line and the page stops
 summary_metrics(timeline.summary, workload.failure)
-tab_play, tab_events, tab_release = st.tabs([_("Timeline"), _("Events and downloads"), _("Kafka release")])
-with tab_play:
-    timeline_section(workload)
-with tab_events:
-    downloads(timeline.run, timeline.summary)
-with tab_release:
-    releases_note()
+lazy_tabs({_("Timeline"): lambda: timeline_section(workload),  # only the open tab runs and is drawn
+           _("Events and downloads"): lambda: downloads(timeline.run, timeline.summary),
+           _("Kafka release"): releases_note}, "deliver.view")
 release_caption("share-deliver")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from engine import (
@@ -19,13 +18,16 @@ from ui.assignments.strategy_tabs import article_corrections, downloads_section,
 from ui.assignments.streams_group import is_streams, streams_section
 from ui.frame.door import door
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_section, linked
 from ui.frame.release_note import client_model, release_caption
 from ui.frame.sidebar import render_sidebar
 from ui.frame.state import ScenarioRef, current_ref, current_scenario
+from ui.frame.tables import table
 from ui.inputs.client_choice import assignors_of, client_choice, offer_note
 from ui.scenario.cached import outcomes_or_error, prepare_comparison
 from ui.text.i18n import _, tr
 
+CONFIG_LINKED = linked(("assign.config_strategy",))  # a link naming the config's strategy opens it
 page_setup(_("Assignments"), "🧮", _("Range, round-robin, sticky and cooperative-sticky on the same group, side "
                                      "by side, and the new consumer protocol's server-side uniform and range "
                                      "assignors."))
@@ -47,7 +49,7 @@ def metrics_section(ref: ScenarioRef, step: int, results: dict[Assignor, list | 
     rows = [balance_row(a, metrics_of(ref, a, step), r[step])
             for a, r in results.items() if not isinstance(r, str)]
     st.subheader(_("Balance metrics"))
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    table(rows)
     if any(metrics_of(ref, a, step).cross_rack_share is not None for a in results if a.group_protocol == "classic"
            if not isinstance(results[a], str)):
         st.caption(_("Cross-rack share: partitions read by a consumer whose client.rack holds none of the "
@@ -69,7 +71,7 @@ def config_section() -> None:
     names = [s.name for s in strategies()]
     labels = {name: tr(strategy_of(name).label) for name in names}  # translated now, looked up later
     chosen = strategy_of(st.selectbox(_("Consumer config for"), names, key="assign.config_strategy",
-                                      format_func=labels.__getitem__))
+                                      format_func=labels.__getitem__, persist_state="page"))
     st.code(chosen.config_line(), language="properties")
     st.download_button(_("consumer.properties line"), chosen.config_line() + "\n", "consumer.properties",
                        "text/plain", key="assign.download_config")
@@ -95,5 +97,5 @@ if not is_share(current_scenario()) and st.toggle(_("The same members as a share
                                                  key="assign.as_share"):  # drawn only on demand
     share_section(ref, step)
 downloads_section(ref, step, assignors_of(client))
-config_section()
+lazy_section(_("Consumer config for"), "assign.config_view", config_section, opened=CONFIG_LINKED)  # code, on demand
 article_corrections("assign.articles")

@@ -18,6 +18,7 @@ from ui.frame.presenter import step_buttons
 from ui.frame.release_note import client_model, release_caption
 from ui.frame.sidebar import render_sidebar
 from ui.frame.state import ScenarioRef, current_ref, current_scenario, share_widget
+from ui.frame.tables import table
 from ui.inputs.client_choice import assignors_of, client_choice, offer_note
 from ui.scenario.cached import outcomes_or_error, prepare_comparison
 from ui.text.i18n import _, tr
@@ -61,7 +62,7 @@ def numbers_section(ref: ScenarioRef, step: int, timings: ProtocolTimings, crash
     numbers = pd.DataFrame(rows)
     numbers["rounds"] = ["–" if pd.isna(r) else f"{int(r)}" for r in numbers["rounds"]]  # not "None"
     st.subheader(_("What the engine counts"))
-    st.dataframe(numbers, hide_index=True, width="stretch")
+    table(numbers)
     st.caption(_("rounds: the classic protocol's JoinGroup/SyncGroup rounds; – where it does not apply "
                  "(KIP-848 has no rounds)."))
     st.caption(tr(CAPTIONS["rebalance.revoked"]))

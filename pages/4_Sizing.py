@@ -10,6 +10,8 @@ import streamlit as st
 from engine import EngineError, sizing
 from engine.charts import cost_grid, formula_comparison
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_tabs
+from ui.frame.tables import table
 from ui.inputs.numbers import decimal_input, whole_number_input
 from ui.load.cached import sizing_curves
 from ui.load.perf_test import measured
@@ -22,13 +24,19 @@ page_setup(_("Sizing"), "📐", _("Partitions = ceil(max(T/p, T/c)) from measure
 
 
 def constant_overrides() -> dict[str, float]:
-    out = {}
-    with st.expander(_("Constants (editable; hover for source and era)")):
-        for key, c in sizing.CONSTANTS.items():
-            value = decimal_input(tr(f"{c.label} ({c.unit})"), 0.0, 1e12, float(c.value), f"sizing.const.{key}",
+    """The constants edited away from their values; their fields are drawn only while the expander is open, a
+    closed one keeps each field's last accepted value (``ui.inputs.numbers`` keeps it as ``<key>.accepted``)."""
+    out, box = {}, st.expander(_("Constants (editable; hover for source and era)"), key="sizing.constants",
+                               on_change="rerun")
+    for key, c in sizing.CONSTANTS.items():
+        field = f"sizing.const.{key}"
+        if box.open:
+            value = decimal_input(tr(f"{c.label} ({c.unit})"), 0.0, 1e12, float(c.value), field, container=box,
                                   help=_("{source}. Era: {era}.").format(source=tr(c.source), era=tr(c.era)))
-            if value != c.value:
-                out[key] = float(value)
+        else:
+            value = st.session_state.get(f"{field}.accepted", c.value)
+        if value != c.value:
+            out[key] = float(value)
     return out
 
 
@@ -41,7 +49,7 @@ def inputs_section() -> tuple[sizing.SizingInputs, int | None]:
     brokers = whole_number_input(_("Brokers"), 1, sizing.MAX_BROKERS, 3, "sizing.brokers")
     rf = whole_number_input(_("Replication factor"), 1, sizing.MAX_BROKERS, 3, "sizing.rf")
     eras: list[sizing.Era] = ["kraft", "zookeeper"]
-    era = st.radio(_("Cluster"), eras, horizontal=True, key="sizing.era",
+    era = st.radio(_("Cluster"), eras, horizontal=True, key="sizing.era", persist_state="page",
                    format_func={"kraft": "KRaft (3.3+)", "zookeeper": "ZooKeeper"}.get)
     batch = whole_number_input(_("batch.size (bytes)"), 1, 2**31 - 1, 16_384, "sizing.batch_size")
     buffer_mib = whole_number_input(_("buffer.memory (MiB)"), 1, 1_000_000, 32, "sizing.buffer_mib")
@@ -49,7 +57,7 @@ def inputs_section() -> tuple[sizing.SizingInputs, int | None]:
                                   help=_("retention size / segment.bytes, roughly."))
     existing = whole_number_input(_("Other partitions already in the cluster"), 0, sizing.MAX_PARTITIONS, 0,
                                   "sizing.existing")
-    round_up = st.checkbox(_("Round up to a multiple of the brokers"), False, key="sizing.round")
+    round_up = st.checkbox(_("Round up to a multiple of the brokers"), False, key="sizing.round", persist_state="page")
     chosen = whole_number_input(_("Override the chosen count (0 = recommended)"), 0, sizing.MAX_PARTITIONS, 0,
                                 "sizing.chosen")
     inputs = sizing.SizingInputs(float(target), float(producer), float(consumer), float(headroom),
@@ -89,26 +97,25 @@ def results_section(result: sizing.SizingResult) -> None:
     st.plotly_chart(formulas, key="sizing.formula_chart")
     words = ("check", "unit", "verdict", "note")  # the engine's words, shown in the session's language
     rows = [{**row, **{k: tr(row[k]) for k in words}} for row in sizing.constraint_rows(result)]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="sizing.constraints")
+    table(rows, key="sizing.constraints")
     counts = tuple(sizing.curve_counts(result.chosen))
     cost = sizing_curves(inputs, counts)
-    units = {c.name: c.unit for c in result.constraints}
-    limits = {c.name: c.limit for c in result.constraints}
-    st.plotly_chart(cost_grid(counts, cost, units, limits, result.chosen, result.recommended),
-                    key="sizing.cost_chart")
+    curves = st.expander(_("Each cost against the partition count (chart)"), key="sizing.costs", on_change="rerun")
+    if curves.open:  # nine panels, drawn when asked for; the table above holds the chosen count's numbers
+        units, limits = {c.name: c.unit for c in result.constraints}, {c.name: c.limit for c in result.constraints}
+        curves.plotly_chart(cost_grid(counts, cost, units, limits, result.chosen, result.recommended),
+                            key="sizing.cost_chart")
     st.markdown(_("**Summary for your notes**"))
     st.code(summary(result), language=None)
     d1, d2 = st.columns(2)
     d1.download_button(_("Download inputs and results (JSON)"), json.dumps(result.to_dict(), indent=2),
                        "sizing.json", "application/json", key="sizing.download_json")
-    curves = pd.DataFrame({"partitions": counts, **cost}).to_csv(index=False)
-    d2.download_button(_("Download cost curves (CSV)"), curves, "sizing_costs.csv", "text/csv",
+    csv = pd.DataFrame({"partitions": counts, **cost}).to_csv(index=False)
+    d2.download_button(_("Download cost curves (CSV)"), csv, "sizing_costs.csv", "text/csv",
                        key="sizing.download_csv")
 
 
-tab_partitions, tab_share, tab_streams = st.tabs([_("Partitions for a topic"), _("Consumer group or share group?"),
-                                                 _("Kafka Streams")])
-with tab_partitions:
+def partitions_tab() -> None:
     left, right = st.columns([1, 2], gap="large")
     with left:
         inputs, chosen = inputs_section()
@@ -118,7 +125,10 @@ with tab_partitions:
         except EngineError as exc:
             for problem in inputs.problems() or [str(exc)]:
                 st.error(tr(problem))
-with tab_share:
-    share_or_consumer_group()
-with tab_streams:
-    streams_sizing()
+
+
+views = {_("Partitions for a topic"): partitions_tab, _("Consumer group or share group?"): share_or_consumer_group,
+         _("Kafka Streams"): streams_sizing}
+if "sizing.view" not in st.session_state and any(field.startswith("sizing.streams.") for field in st.query_params):
+    st.session_state["sizing.view"] = _("Kafka Streams")  # a link naming the streams tab's fields (a lesson's)
+lazy_tabs(views, "sizing.view")  # only the open tab runs

@@ -22,15 +22,18 @@ from engine import (
     trace_to_dict,
     validate_wheel,
 )
-from engine.charts import animation_window, cost_figure, wheel_rings
+from engine.charts import animation_window, wheel_rings
+from engine.charts.timing_wheel import cost_panels
 from engine.server.timer.model import MAX_START_MS
 from ui.frame.door import door, refusal
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_tabs
 from ui.frame.release_note import release_caption
+from ui.frame.tables import table
 from ui.inputs.numbers import whole_number_input
 from ui.text.i18n import _, tr
 from ui.timer.cached import wheel_animation_figure, wheel_costs, wheel_run
-from ui.timer.wheel import STEP, clamp_step, hovers_translated, step_controls, tasks_from_widgets
+from ui.timer.wheel import STEP, clamp_step, event_log, hovers_translated, step_controls, tasks_from_widgets
 
 COST_SIZES = (1_000, 10_000)
 
@@ -70,15 +73,10 @@ def step_section(config: WheelConfig, frames: list, levels: int) -> None:
         st.markdown(_("**Step {step}** — {kind} at t = {t} ms").format(step=frame.step, kind=tr(frame.kind),
                                                                         t=f"{frame.time_ms:,}"))
         if frame.log:
-            st.dataframe(pd.DataFrame([vars(line) for line in frame.log]), hide_index=True, width="stretch",
-                         key="wheel.step_log")
+            table([vars(line) for line in frame.log], key="wheel.step_log")
         else:
             st.info(_("The empty wheel at the start time."))
-        history = [vars(line) for f in frames[: frame.step + 1] for line in f.log]
-        with st.expander(_("Event log up to this step ({n} lines)").format(n=f"{len(history):,}")):
-            st.dataframe(pd.DataFrame(history[-500:]), hide_index=True, width="stretch")
-            st.download_button(_("Download the event log (CSV)"), pd.DataFrame(history).to_csv(index=False),
-                               "timing_wheel_log.csv", "text/csv", key="wheel.download_log")
+        event_log(frames, frame.step)
 
 
 def play_section(config: WheelConfig, tasks: tuple, frames: list, levels: int) -> None:
@@ -97,27 +95,25 @@ def cost_section(config: WheelConfig) -> None:
     o1, o2, o3 = st.columns(3)
     orders = {order: tr(order) for order in ("random", "ascending", "descending")}
     order = o1.selectbox(_("Insert order"), list(orders), key="wheel.cost_order", format_func=orders.__getitem__,
-                         help=tr(WHEEL_TEXTS["cost.order"]))
-    big = o2.toggle(_("Add 10⁵ tasks (a few seconds)"), key="wheel.cost_1e5")
-    huge = o3.toggle(_("Add 10⁶ tasks (about a minute)"), key="wheel.cost_1e6")
+                         help=tr(WHEEL_TEXTS["cost.order"]), persist_state="page")  # kept while the tab is closed
+    big = o2.toggle(_("Add 10⁵ tasks (a few seconds)"), key="wheel.cost_1e5", persist_state="page")
+    huge = o3.toggle(_("Add 10⁶ tasks (about a minute)"), key="wheel.cost_1e6", persist_state="page")
     sizes = [*COST_SIZES, *([100_000] if big or huge else []), *([1_000_000] if huge else [])]
     progress, rows = st.progress(0.0, text=_("Measuring…")), []
     for i, n in enumerate(sizes):
         progress.progress(i / len(sizes), text=_("Measuring {n} tasks…").format(n=f"{n:,}"))
         rows += door(wheel_costs, n, config.tick_ms, config.wheel_size, order)  # the cost model first
     progress.empty()
-    g1, g2 = st.columns(2)
-    g1.plotly_chart(cost_figure(rows, "steps"), width="stretch", key="wheel.cost_steps")
-    g2.plotly_chart(cost_figure(rows, "seconds"), width="stretch", key="wheel.cost_seconds")
-    table = pd.DataFrame(cost_rows(rows))
-    st.dataframe(table, hide_index=True, width="stretch", key="wheel.cost_table")
+    st.plotly_chart(cost_panels(rows), width="stretch", key="wheel.costs")  # steps and µs per task, one x axis
+    measured = pd.DataFrame(cost_rows(rows))
+    table(measured, key="wheel.cost_table")
     st.caption(tr(WHEEL_TEXTS["cost.caption"]))
-    st.download_button(_("Download the measurements (CSV)"), table.to_csv(index=False), "timing_wheel_costs.csv",
-                       "text/csv", key="wheel.download_costs")
+    st.download_button(_("Download the measurements (CSV)"), measured.to_csv(index=False),
+                       "timing_wheel_costs.csv", "text/csv", key="wheel.download_costs")
 
 
 def tasks_section(config: WheelConfig, tasks: tuple, trace) -> None:
-    st.dataframe(pd.DataFrame(task_rows(trace)), hide_index=True, width="stretch", key="wheel.tasks_table")
+    table(task_rows(trace), key="wheel.tasks_table")  # static up to 40 tasks, else the searchable grid
     d1, d2 = st.columns(2)
     case = json.dumps(case_to_dict(config, tasks), indent=1)
     d1.download_button(_("Download the input (python -m engine wheel)"), case, "timing_wheel_input.json",
@@ -134,14 +130,8 @@ st.caption(_("{tasks} tasks · {advances} clock advances · {levels} level(s) cr
              "{steps} steps").format(tasks=f"{len(tasks):,}", advances=f"{len(trace.advances):,}", levels=levels,
                                      ticks=", ".join(f"{t:,}" for t, _size in trace.levels),
                                      steps=f"{len(frames) - 1:,}"))
-tab_step, tab_play, tab_cost, tab_tasks = st.tabs([_("Step through"), _("Play"), _("Wheel vs heap"),
-                                                  _("Tasks and trace")])
-with tab_step:
-    step_section(config, frames, levels)
-with tab_play:
-    play_section(config, tasks, frames, levels)
-with tab_cost:
-    cost_section(config)
-with tab_tasks:
-    tasks_section(config, tasks, trace)
+lazy_tabs({_("Step through"): lambda: step_section(config, frames, levels),  # only the open tab runs
+           _("Play"): lambda: play_section(config, tasks, frames, levels),
+           _("Wheel vs heap"): lambda: cost_section(config),
+           _("Tasks and trace"): lambda: tasks_section(config, tasks, trace)}, "wheel.view")
 release_caption("wheel")

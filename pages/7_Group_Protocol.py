@@ -9,13 +9,15 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine.charts import restart_comparison, restart_timeline, sequence_figure
+from engine.charts import sequence_figure
 from engine.common.config_def import INT_MAX
-from engine.consumer.membership import MAX_TIME_MS
-from ui.assignments.cached import first_assignment, rolling_restarts
+from ui.assignments.cached import first_assignment
+from ui.assignments.restarts import restart_section
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_section, linked
 from ui.frame.sidebar import render_sidebar
 from ui.frame.state import ScenarioRef, current_ref, current_scenario
+from ui.frame.tables import table
 from ui.inputs.numbers import whole_number_input
 from ui.inputs.paste import checked_paste
 from ui.text.i18n import _, tr
@@ -23,6 +25,7 @@ from ui.text.i18n import _, tr
 MAX_GROUP_ID = 249
 MAX_LINES_CHARS = 300_000  # 1,000 lines of a 249-character member id and its strategies
 
+RESTART_LINKED = linked(("protocol.restart_s", "protocol.restart_session", "protocol.gap_s"))  # a lesson's link
 page_setup(_("Group Protocol"), "🤝", _("FIND_COORDINATOR → JOIN_GROUP → SYNC_GROUP → HEARTBEAT, the strategy "
                                         "vote, and what a rolling restart costs with and without static membership."))
 render_sidebar()
@@ -60,7 +63,7 @@ def vote_section(group_id: str, member_ids: list[str]) -> tuple[list, engine.Ele
     cols[0].metric(_("selected protocol"), election.selected or _("none"))
     cols[1].metric(_("leader (first to join)"), election.leader or _("none"))
     cols[2].metric(_("candidates (supported by all)"), ", ".join(election.candidates) or _("none"))
-    st.dataframe(pd.DataFrame(engine.vote_rows(members, election)), hide_index=True, width="stretch")
+    table(engine.vote_rows(members, election), key="protocol.votes", large=_("Each member's vote (table)"))
     st.caption(tr(engine.CAPTIONS["protocol.vote"]))
     return members, election
 
@@ -85,8 +88,8 @@ def sync_section(group_id: str, members: list[engine.MemberProtocols], election:
         sequence.update_xaxes(ticktext=[tr(lanes[0]), *lanes[1:-1], tr(lanes[-1])])
     st.plotly_chart(sequence, key="protocol.sequence")
     rows = engine.walkthrough_rows(steps)
-    st.dataframe(pd.DataFrame([{**row, "note": tr(row["note"])} for row in rows]), hide_index=True,
-                 width="stretch")  # the notes are explanations: shown translated, downloaded as Kafka's English
+    table([{**row, "note": tr(row["note"])} for row in rows], key="protocol.walkthrough",  # notes translated,
+          large=_("Every request and response (table)"))  # downloaded in Kafka's English
     st.download_button(_("Download the walkthrough (JSON)"), json.dumps(rows, indent=2), "group_protocol.json",
                        "application/json", key="protocol.download")
     if assignment is None and election.selected:
@@ -94,50 +97,19 @@ def sync_section(group_id: str, members: list[engine.MemberProtocols], election:
                   "to match it to see who gets what."))
     st.markdown(_("**What triggers a rebalance**"))
     triggers = [(tr(event), tr(how)) for event, how in engine.REBALANCE_TRIGGERS]
-    st.dataframe(pd.DataFrame(triggers, columns=["event", "how the coordinator learns it"]),
-                 hide_index=True, width="stretch")
+    table(pd.DataFrame(triggers, columns=["event", "how the coordinator learns it"]))
 
 
 def upgrade_section(member_ids: list[str]) -> None:
-    st.subheader(_("4 · Rolling upgrade from range to cooperative-sticky"))
-    skip = st.checkbox(_("Skip the first bounce (switch straight to [cooperative-sticky])"), key="protocol.skip_first")
+    skip = st.checkbox(_("Skip the first bounce (switch straight to [cooperative-sticky])"), key="protocol.skip_first",
+                       persist_state="page")
     stages = engine.rolling_upgrade(member_ids[:10] or ["C0", "C1", "C2"],
                              first_bounce=() if skip else ("cooperative-sticky", "range"))
-    st.dataframe(pd.DataFrame(engine.upgrade_rows(stages)), hide_index=True, width="stretch")
+    table(engine.upgrade_rows(stages))
     if any(s.election.rejected for s in stages):
         st.error(tr(engine.CAPTIONS["protocol.upgrade.rejected"]))
     else:
         st.caption(tr(engine.CAPTIONS["protocol.upgrade"]))
-
-
-def restart_section(ref: ScenarioRef) -> None:
-    st.subheader(_("5 · Rolling restart: static (group.instance.id) vs dynamic members"))
-    times = ((_("restart time per member (s)"), MAX_TIME_MS // 1000, 30, "restart_s"), ("session.timeout.ms",
-             MAX_TIME_MS, 45_000, "restart_session"), (_("gap between restarts (s)"), MAX_TIME_MS // 1000, 10, "gap_s"))
-    restart_s, session_ms, gap_s = (whole_number_input(label, 0, high, default, f"protocol.{key}", container=col)
-                                    for col, (label, high, default, key) in zip(st.columns(3), times, strict=True))
-    strategies = st.multiselect(_("strategies"), engine.STRATEGY_NAMES, default=["range", "cooperative-sticky"],
-                                key="protocol.strategies")
-    if not strategies:
-        return
-    try:  # the engine refuses more than MAX_RESTART_MEMBERS members
-        config = engine.RollingRestartConfig(restart_s * 1000, session_ms, gap_s * 1000)
-        rows, timelines = rolling_restarts(ref, config, tuple(strategies))
-    except engine.LimitError as exc:  # too big to replay here: said, not an error of the user's
-        st.warning(_("{error}. Sections 1-4 above still cover this group.").format(error=tr(str(exc))))
-        return
-    except engine.EngineError as exc:
-        st.error(tr(str(exc)))
-        return
-    frame = pd.DataFrame(engine.restart_comparison_rows(rows))
-    st.dataframe(frame, hide_index=True, width="stretch")
-    bars = restart_comparison(rows)
-    bars.for_each_trace(lambda t: t.update(text=[tr(x) for x in t.text or ()]))  # "2 rebalances, 3 moved"
-    st.plotly_chart(bars, key="protocol.restart_bars")
-    st.plotly_chart(restart_timeline(timelines), key="protocol.restart_timeline")
-    st.download_button(_("Download the comparison (CSV)"), frame.to_csv(index=False), "rolling_restart.csv",
-                       "text/csv", key="protocol.restart_download")
-    st.caption(tr(engine.CAPTIONS["protocol.restart"]))
 
 
 state = current_scenario().first
@@ -146,5 +118,7 @@ group_id = coordinator_section()
 members, election = vote_section(group_id, member_ids)
 if election is not None:
     sync_section(group_id, members, election, state)
-upgrade_section(member_ids)
-restart_section(current_ref())
+lazy_section(_("4 · Rolling upgrade from range to cooperative-sticky"), "protocol.upgrade_view", upgrade_section,
+             member_ids)
+lazy_section(_("5 · Rolling restart: static (group.instance.id) vs dynamic members"), "protocol.restart_view",
+             restart_section, current_ref(), opened=RESTART_LINKED)

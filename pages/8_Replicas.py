@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-import pandas as pd
 import streamlit as st
 
 import engine
@@ -16,16 +15,19 @@ from engine.errors import KafkaError
 from engine.server.replicas import STRIPED, generate_striped
 from ui.frame.door import refusal
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_section, linked
+from ui.frame.tables import table
 from ui.inputs.numbers import decimal_input, whole_number_input
 from ui.partition.cached import replica_placement, striped_placement
 from ui.partition.replica_choice import generate_caption, placement_caption, placer_choice, start_and_seed
-from ui.partition.replication import replication_section
+from ui.partition.replication import FIELDS, replication_section
 from ui.text.i18n import _, tr
 
 MAX_BROKERS = 100
 MAX_PARTITIONS = 2_000
 MAX_RACKS_TEXT = 500
 
+REPLICATION_LINKED = linked(FIELDS)  # a link naming a replication field (a lesson step's) opens it
 page_setup(_("Replicas"), "🗄️", _("Where Kafka puts a new topic's replicas, who leads, what happens when a "
                                   "broker dies and what decommissioning one costs."))
 
@@ -89,17 +91,18 @@ def failover_section(broker_ids: list[int], assignment: dict[int, list[int]]) ->
     if dead:
         m3.metric(_("imbalance of broker {broker} once back (before election)").format(broker=kill),
                   f"{engine.leader_imbalance_ratio(assignment, after, int(kill)):.0%}")
-    st.dataframe(pd.DataFrame(engine.leadership_rows(assignment, preferred, after)), hide_index=True,
-                 width="stretch")
+    table(engine.leadership_rows(assignment, preferred, after), key="replicas.leadership")
     return after
 
 
 def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assignment: dict[int, list[int]],
                          leaders: dict[int, int | None], start: int, seed: int, placer: str) -> None:
-    st.subheader(_("Decommission a broker"))
+    """Two reassignment plans that empty a broker, what they copy and how long, and the plan's JSON (a lazy
+    expander: its fields keep their values while it is closed)."""
     d1, d2, d3 = st.columns(3)
     ids = [b.id for b in brokers]
-    removed = int(d1.selectbox(_("broker to remove"), ids, index=len(ids) - 1, key="replicas.decommission"))
+    removed = int(d1.selectbox(_("broker to remove"), ids, index=len(ids) - 1, key="replicas.decommission",
+                               persist_state="page"))
     size_gb = decimal_input(_("partition size (GB)"), 0.0, 10_000.0, 10.0, "replicas.size_gb", container=d2)
     throttle = decimal_input(_("replication throttle (MB/s per broker)"), 1.0, 100_000.0, 50.0, "replicas.throttle_mb",
                              container=d3)
@@ -115,11 +118,12 @@ def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assi
     size, rate = int(size_gb * 1024**3), throttle * 1024**2
     rows = [engine.plan_summary(tr(name), engine.reassignment_plan(assignment, target, leaders, size), rate)
             for name, target in plans.items()]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    table(rows, key="replicas.plans")
     st.caption(_("{generate}, so it moves far more than the removed broker's replicas; the minimal plan only "
                  "replaces them. Time = the busiest broker's inbound or outbound copy volume / the throttle "
                  "(leader/follower.replication.throttled.rate).").format(generate=generate_caption(placer)))
-    choice = st.radio(_("plan to download"), list(plans), horizontal=True, key="replicas.plan", format_func=tr)
+    choice = st.radio(_("plan to download"), list(plans), horizontal=True, key="replicas.plan", format_func=tr,
+                      persist_state="page")
     st.download_button(_("Download reassignment JSON (kafka-reassign-partitions --execute format)"),
                        json.dumps(engine.reassignment_json(topic, plans[choice]), indent=2),
                        "reassignment.json", "application/json", key="replicas.download")
@@ -128,5 +132,7 @@ def decommission_section(brokers: list[engine.Broker], topic: str, rf: int, assi
 placer = placer_choice()
 brokers, topic, rf, assignment, start, seed = placement_section(placer)
 leaders = failover_section([b.id for b in brokers], assignment)
-decommission_section(brokers, topic, rf, assignment, leaders, start, seed, placer)
-replication_section()
+lazy_section(_("Decommission a broker"), "replicas.decommission_view", decommission_section, brokers, topic, rf,
+             assignment, leaders, start, seed, placer)
+lazy_section(_("Replication: the ISR, the high watermark, acks and leader election"), "replicas.replication_view",
+             replication_section, opened=REPLICATION_LINKED)

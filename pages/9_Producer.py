@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
 import streamlit as st
 
 from engine import articles
@@ -14,11 +13,13 @@ from engine.producer import idempotence as producer
 from engine.producer.producer_config import DEFAULTS  # released Kafka's defaults, as the page sends
 from engine.producer.sender import FAULTS
 from engine.release import RELEASED
-from engine.storage.txn_log import parse_operations
 from ui.frame.layout import page_setup
+from ui.frame.lazy import lazy_section, lazy_tabs, linked
 from ui.frame.release_note import release_caption
+from ui.frame.tables import table
 from ui.inputs.numbers import whole_number_input
-from ui.partition.cached import produce_figures, produce_result, txn_result
+from ui.partition import transactions
+from ui.partition.cached import produce_figures, produce_result
 from ui.text.i18n import _, tr
 
 K = "producer."
@@ -30,8 +31,8 @@ WORKLOAD = {"partitions": ("partitions", 1, producer.MAX_PARTITIONS),
             "interval_ms": ("ms between sends", 0, 60_000),
             "latency_ms": ("one-way latency (ms)", 0, producer.MAX_LATENCY_MS),
             "value_bytes": ("value bytes", 0, producer.MAX_VALUE_BYTES)}
-TXN_OPS = "T1, send 0 2\nT1, send 1 1\nT2, send 0 1\nT1, commit\nT2, abort\nplain, send 0 1\nT1, send 1 1"
 
+TXN_LINKED = linked(transactions.FIELDS)  # a link into the transactions (a lesson step's) opens them
 page_setup(_("Producer"), "📨", _("Batches, retries and in-flight requests against a broker that checks producer "
                                   "ids, epochs and sequence numbers (RecordAccumulator, Sender, TransactionManager, "
                                   "ProducerStateManager)."))
@@ -92,41 +93,23 @@ def results(document: str) -> None:
     release_caption("produce")
     st.caption(_("Red = a second copy of a record (a retry the broker appended again); orange = written after "
                  "a later record. With idempotence the broker answers a retried batch with its first offset."))
-    st.subheader(_("Batches in flight"))
-    st.plotly_chart(figures["animation"], key=K + "animation")
-    st.plotly_chart(figures["timeline"], key=K + "timeline")
-    tabs = st.tabs([_("Events"), _("Requests"), _("Batches"), _("Broker: last 5 batches")])
-    tabs[0].dataframe(pd.DataFrame(result["events"]), hide_index=True, key=K + "events")
     requests = [{**r, "batches": json.dumps(r["batches"])} for r in result["requests"]]
-    tabs[1].dataframe(pd.DataFrame(requests), hide_index=True, key=K + "requests")
-    tabs[2].dataframe(pd.DataFrame(result["batches"]), hide_index=True, key=K + "batches")
-    state = [{"partition": b["partition"], "epoch": b["epoch"], **m} for b in result["broker_state"]
-             for m in b["batches"]]
-    tabs[3].dataframe(pd.DataFrame(state), hide_index=True, key=K + "state")
-    tabs[3].caption(_("ProducerStateEntry keeps NUM_BATCHES_TO_RETAIN = 5 batches per producer and partition "
-                      "(empty without idempotence)."))
+    lazy_tabs({_("Batches in flight"): lambda: st.plotly_chart(figures["animation"], key=K + "animation"),
+               _("Timeline"): lambda: st.plotly_chart(figures["timeline"], key=K + "timeline"),
+               _("Events"): lambda: table(result["events"], key=K + "events"),
+               _("Requests"): lambda: table(requests, key=K + "requests"),
+               _("Batches"): lambda: table(result["batches"], key=K + "batches"),
+               _("Broker: last 5 batches"): lambda: broker_state(result["broker_state"])}, K + "view")
     st.download_button(_("Download the input (python -m engine produce)"), document, "produce.json",
                        "application/json", key=K + "download")
 
 
-def transactions_section() -> None:
-    st.subheader(_("Transactions (as far as the seed articles go)"))
-    st.markdown(_("A `transactional.id` producer writes to several partitions, then commits or aborts them "
-                  "all. "
-                  "Each commit/abort writes a **control record** (one offset) to every partition it touched; "
-                  "`read_committed` consumers stop at the last stable offset and never see aborted records. "
-                  "Not modelled: the coordinator, `__transaction_state`, timeouts, zombie fencing, "
-                  "`sendOffsetsToTransaction`."))
-    text = st.text_area(_("Operations, one per line: producer, send <partition> <records> | commit | abort"),
-                        TXN_OPS, key=K + "txn_ops", height=170, max_chars=10_000)
-    names = st.text_input(_("Producers with a transactional.id (comma-separated)"), "T1, T2", key=K + "txn_ids",
-                          max_chars=500)
-    for p in txn_result(json.dumps(parse_operations(text, names), sort_keys=True))["partitions"]:
-        st.markdown(_("**p{partition}**: high watermark {hw}, last stable offset {lso}; read_committed gets "
-                      "offsets {committed}, read_uncommitted gets {uncommitted}").format(
-            partition=p["partition"], hw=p["high_watermark"], lso=p["last_stable_offset"],
-            committed=p["read_committed"], uncommitted=p["read_uncommitted"]))
-        st.dataframe(pd.DataFrame(p["log"]), hide_index=True, key=f"{K}txn_{p['partition']}")
+def broker_state(entries: list[dict]) -> None:
+    """The batches the broker keeps per producer and partition (ProducerStateEntry), one row per batch."""
+    table([{"partition": b["partition"], "epoch": b["epoch"], **m} for b in entries for m in b["batches"]],
+          key=K + "state")
+    st.caption(_("ProducerStateEntry keeps NUM_BATCHES_TO_RETAIN = 5 batches per producer and partition "
+                 "(empty without idempotence)."))
 
 
 if K + "acks" not in st.session_state:
@@ -140,9 +123,7 @@ try:
     results(json.dumps(settings(), sort_keys=True))
 except EngineError as exc:
     st.error(tr(str(exc)))
-st.subheader(_("Where the reference articles are out of date"))
-st.dataframe(pd.DataFrame(articles.rows(articles.PRODUCER_CORRECTIONS)), hide_index=True, key=K + "articles")
-try:
-    transactions_section()
-except EngineError as exc:
-    st.error(tr(str(exc)))
+lazy_section(_("Where the reference articles are out of date"), K + "articles_view",
+             lambda: table(articles.rows(articles.PRODUCER_CORRECTIONS), key=K + "articles"))
+lazy_section(_("Transactions (as far as the seed articles go)"), K + "transactions", transactions.transactions_section,
+             opened=TXN_LINKED)

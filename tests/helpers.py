@@ -42,6 +42,18 @@ def open_page(page_file: str, preset: str | None = None) -> Any:
     return at
 
 
+def shown_tables(at: Any) -> list[Any]:
+    """Every table of the last run of ``at`` as a DataFrame, in page order: static ones (``st.table``, drawn by
+    ``ui.frame.tables.table`` when small: their float columns are the texts the grid shows, ``grid_text``) and
+    interactive grids (``st.dataframe``).  A table inside a closed lazy section is not drawn: open it first."""
+    return [node.value for node in at if node.type in ("table", "dataframe")]
+
+
+def shown_table(at: Any, column: str) -> Any:
+    """The first table of ``shown_tables`` with ``column`` (StopIteration when none has it)."""
+    return next(frame for frame in shown_tables(at) if column in frame.columns)
+
+
 def run_load(*args: str) -> subprocess.CompletedProcess[str]:
     """``python -m engine load ARGS`` in a child process (no SPARK_REMOTE, the child's own Python)."""
     env = {k: v for k, v in os.environ.items() if k not in ("SPARK_REMOTE", "PYSPARK_PYTHON")}

@@ -18,7 +18,7 @@ _EXPORTS: dict[str, str] = {  # module -> the figures (and helpers) it exports h
     "engine.charts.replicas": "replica_matrix leader_counts_figure",
     "engine.charts.sizing": "formula_comparison cost_grid",
     "engine.charts.share_delivery": "delivery_animation",
-    "engine.charts.timing_wheel": "wheel_rings wheel_animation animation_window cost_figure",
+    "engine.charts.timing_wheel": "wheel_rings wheel_animation animation_window cost_panels",
 }
 _PUBLIC = {name: module for module, names in _EXPORTS.items() for name in names.split()}
 

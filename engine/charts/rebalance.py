@@ -163,6 +163,21 @@ def _panel_traces(travel: Travel, pos: np.ndarray, axis: str, legend: Sequence[b
     return out
 
 
+COLUMN_LABELS_LIMIT = 40  # consumer columns named on an animation's axis; beyond, evenly spaced ones
+
+
+def _labelled_columns(count: int, limit: int = COLUMN_LABELS_LIMIT) -> list[int]:
+    """The consumer columns (0-based) whose names the axis shows: all up to ``limit``, else ``limit`` evenly
+    spaced ones, the first and the last among them.
+
+    >>> _labelled_columns(3), _labelled_columns(2_000, limit=5)
+    ([0, 1, 2], [0, 500, 1000, 1499, 1999])
+    """
+    if count <= limit:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (limit - 1)) for i in range(limit)})
+
+
 def _panel_axes(panels: Sequence[Panel], tallest: Sequence[float], rows_px: Sequence[int],
                 top_px: int) -> tuple[dict, list[dict]]:
     """Each panel's x and y axis in its grid cell (paper coordinates), its title above the consumer names."""
@@ -176,9 +191,11 @@ def _panel_axes(panels: Sequence[Panel], tallest: Sequence[float], rows_px: Sequ
         y_bottom = y_top - rows_px[row] / height
         suffix = "" if i == 0 else str(i + 1)
         members = panel.member_order
+        shown = _labelled_columns(len(members))
         layout[f"xaxis{suffix}"] = {
             "domain": [col * width + 0.01, (col + 1) * width - 0.01], "anchor": f"y{suffix}", "side": "top",
-            "tickvals": list(range(len(members) + 1)), "ticktext": ["revoked / unassigned", *plain_all(members)],
+            "tickvals": [0, *(c + 1 for c in shown)],
+            "ticktext": ["revoked / unassigned", *plain_all(members[c] for c in shown)],
             "range": [-0.7, len(members) + 0.7], "showgrid": False, "zeroline": False}
         layout[f"yaxis{suffix}"] = {"domain": [max(0.0, y_bottom), y_top], "anchor": f"x{suffix}",
                                     "autorange": False, "range": [tall + 1, -1], "visible": False}
@@ -233,16 +250,39 @@ def rebalance_animations(panels: Sequence[Panel], frame_ms: int = SPEEDS["normal
 PAUSE_COLOURS = {"processing": "#C7E9C0", "in transit": "#F2B447", "stopped": "#E45756"}
 
 
+PAUSE_ROWS_LIMIT = 40  # consumers per protocol drawn one row each; beyond, consumers with the same pauses share a row
+
+
+def pause_rows(report: PauseReport, limit: int = PAUSE_ROWS_LIMIT) -> list[tuple[str, list[str]]]:
+    """(row name, its consumers) of one protocol: a row per consumer up to ``limit`` consumers, else one row per
+    distinct timeline (the same in-transit and stopped intervals), named by its count and first consumer; the
+    intervals drawn are each consumer's own, exactly.
+
+    >>> from engine.consumer.pause import PauseReport
+    >>> report = PauseReport("eager", (), {"C0": ((0, 5),), "C1": ((0, 5),), "C2": ()}, 5, 0.0, 0.0, 0)
+    >>> pause_rows(report, limit=2)
+    [('2 consumers (C0, ...)', ['C0', 'C1']), ('1 consumer (C2)', ['C2'])]
+    """
+    members = list(report.member_pauses)
+    if len(members) <= limit:
+        return [(m, [m]) for m in members]
+    alike: dict[tuple, list[str]] = {}
+    for m in members:
+        alike.setdefault((report.member_pauses[m], report.member_stops.get(m, ())), []).append(m)
+    return [(f"{len(group):,} consumer{'s' if len(group) > 1 else ''} ({group[0]}{', ...' if len(group) > 1 else ''})",
+             group) for group in alike.values()]
+
+
 def _spans(reports: Mapping[str, PauseReport], stops: bool) -> tuple[list[str], list[float], list[float]]:
-    """(row, start s, length s) of every member's pause intervals (``stops``: consuming nothing)."""
+    """(row, start s, length s) of every row's pause intervals (``stops``: consuming nothing)."""
     rows: list[str] = []
     base: list[float] = []
     length: list[float] = []
     for label, report in reports.items():
         per_member = report.member_stops if stops else report.member_pauses
-        for member, intervals in per_member.items():
-            for s, e in intervals:
-                rows.append(f"{plain(label)} · {plain(member)}")
+        for name, group in pause_rows(report):
+            for s, e in per_member.get(group[0], ()):
+                rows.append(f"{plain(label)} · {plain(name)}")
                 base.append(s / 1000)
                 length.append((e - s) / 1000)
     return rows, base, length
@@ -251,9 +291,10 @@ def _spans(reports: Mapping[str, PauseReport], stops: bool) -> tuple[list[str], 
 def pause_timeline_figure(reports: Mapping[str, PauseReport]) -> go.Figure:
     """One row per (protocol, consumer): green while consuming, amber while some of its partitions are in
     transit (it keeps consuming the others), red while it consumes nothing (eager's stop-the-world).
-    The legend sits above the plot area, so it covers no bar."""
+    The legend sits above the plot area, so it covers no bar.  Above ``PAUSE_ROWS_LIMIT`` consumers a protocol's
+    consumers with the same pauses share one row (``pause_rows``)."""
     end = max([1, *(r.end_ms for r in reports.values())]) / 1000
-    rows = [f"{plain(label)} · {plain(member)}" for label, r in reports.items() for member in r.member_pauses]
+    rows = [f"{plain(label)} · {plain(name)}" for label, r in reports.items() for name, _ in pause_rows(r)]
     fig = go.Figure()
     fig.add_trace(go.Bar(y=rows, x=[end] * len(rows), base=[0] * len(rows), orientation="h", name="consuming",
                          marker_color=PAUSE_COLOURS["processing"], hoverinfo="skip"))

@@ -1,5 +1,11 @@
 """Plotly figures of the hierarchical timing wheel: concentric rings (one per level), an animation
-built from the trace's frames, and the wheel-vs-heap cost chart.  Pure: data in, ``go.Figure`` out."""
+built from the trace's frames, and the wheel-vs-heap cost chart.  Pure: data in, ``go.Figure`` out.
+
+The animation is one figure whose frames carry only what changes from step to step (``frame_update``: the
+buckets' colours, outlines and hovers, the hands, the arrivals); Plotly keeps each trace's other attributes
+(positions, widths, names) from the figure's first frame.  The cost chart is one figure, two panels sharing
+the x axis (``cost_panels``).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
+from plotly.subplots import make_subplots
 
 from engine.server.timer.cost import CostRow
 from engine.server.timer.frames import BucketView, WheelFrame
@@ -153,6 +160,23 @@ def animation_window(frames_total: int, levels: int, wheel_size: int) -> int:
     return max(2, min(MAX_ANIMATION_FRAMES, ANIMATION_BAR_BUDGET // per_frame, frames_total))
 
 
+CHANGING: dict[str, tuple[str, ...]] = {"barpolar": ("marker", "hovertext"), "scatterpolar": ("r", "theta", "text")}
+"""What a step changes, by trace type: a ring's colours, outlines and hovers; the hands' and arrivals' places."""
+
+
+def frame_update(traces: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One animation frame's data: of each trace, its type and what a step changes (``CHANGING``); Plotly keeps
+    the rest (positions, widths, names, styles) from the figure's traces.
+
+    >>> ring = {"type": "barpolar", "r": [1], "theta": [0], "width": [18], "marker": {"color": ["#eef0f3"]},
+    ...         "hovertext": ["empty"], "name": "level 0"}
+    >>> hand = {"type": "scatterpolar", "r": [1, 2, None], "theta": [0, 0, None], "mode": "lines"}
+    >>> [sorted(t) for t in frame_update([ring, hand])]
+    [['hovertext', 'marker', 'type'], ['r', 'theta', 'type']]
+    """
+    return [{"type": t["type"], **{k: t[k] for k in CHANGING[t["type"]] if k in t}} for t in traces]
+
+
 def wheel_animation(frames: Sequence[WheelFrame], config: WheelConfig, levels: int, duration_ms: int = 700
                     ) -> go.Figure:
     """A Plotly animation over consecutive frames, with Play/Pause and a step slider."""
@@ -173,30 +197,49 @@ def wheel_animation(frames: Sequence[WheelFrame], config: WheelConfig, levels: i
         height=620,
     )
     return _figure(_frame_traces(first, config, levels), layout,
-                   [{"data": _frame_traces(f, config, levels), "name": str(f.step),
+                   [{"data": frame_update(_frame_traces(f, config, levels)), "name": str(f.step),
                      "layout": {"title": {"text": frame_title(f)}}} for f in frames])
 
 
-def cost_figure(rows: Sequence[CostRow], measure: str = "steps") -> go.Figure:
-    """Per-task cost vs number of tasks (log x): insert and expire, wheel vs heap.
+COST_X_TITLE = "tasks in the timer"
+COST_Y_TITLES = {"steps": "counted steps per task", "seconds": "µs per task (this machine, Python)"}
+COST_COLORS = ("#636efa", "#ef553b", "#00cc96", "#ab63fa")  # Plotly's first colours, one per timer and phase
 
-    ``measure="steps"`` plots counted operations per task; ``"seconds"`` plots microseconds per task.
-    """
-    fig = go.Figure()
-    timers = sorted({r.timer for r in rows}, reverse=True)
+
+def _cost_traces(rows: Sequence[CostRow], measure: str) -> list[go.Scatter]:
+    """Per-task cost vs number of tasks: insert (solid) and expire (dotted), wheel then heap, each series in its
+    own colour (``COST_COLORS``)."""
+    traces: list[go.Scatter] = []
     styles = {"insert": "solid", "expire": "dot"}
-    for timer in timers:
+    for timer in sorted({r.timer for r in rows}, reverse=True):
         own = sorted((r for r in rows if r.timer == timer), key=lambda r: r.tasks)
         for phase in ("insert", "expire"):
             if measure == "steps":
                 ys = [getattr(r, f"{phase}_steps") / r.tasks for r in own]
             else:
                 ys = [getattr(r, f"{phase}_seconds") / r.tasks * 1e6 for r in own]
-            fig.add_trace(go.Scatter(x=[r.tasks for r in own], y=ys, mode="lines+markers",
-                                     name=f"{timer}: {phase}", line={"dash": styles[phase]}))
-    fig.update_layout(
-        xaxis={"type": "log", "title": "tasks in the timer"},
-        yaxis={"title": "counted steps per task" if measure == "steps" else "µs per task (this machine, Python)"},
-        height=380, margin={"l": 40, "r": 20, "t": 30, "b": 40}, legend={"orientation": "h", "y": -0.25},
-    )
+            color = COST_COLORS[len(traces) % len(COST_COLORS)]
+            traces.append(go.Scatter(x=[r.tasks for r in own], y=ys, mode="lines+markers", name=f"{timer}: {phase}",
+                                     line={"dash": styles[phase], "color": color}))
+    return traces
+
+
+def cost_panels(rows: Sequence[CostRow]) -> go.Figure:
+    """Per-task cost against the number of tasks (log x), insert and expire, wheel against heap, in two panels:
+    counted steps per task (left), microseconds per task (right), a series in the same colour in both and one
+    legend (a click on it hides the series in both).
+
+    >>> from engine.server.timer.cost import measure_costs
+    >>> fig = cost_panels(measure_costs(200))
+    >>> len(fig.data), [t.showlegend for t in fig.data[::4]], fig.layout.yaxis2.title.text
+    (8, [True, False], 'µs per task (this machine, Python)')
+    """
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12)
+    for col, measure in enumerate(COST_Y_TITLES, start=1):
+        for trace in _cost_traces(rows, measure):
+            fig.add_trace(trace.update(legendgroup=trace.name, showlegend=col == 1), row=1, col=col)
+        fig.update_yaxes(title_text=COST_Y_TITLES[measure], row=1, col=col)
+    fig.update_xaxes(type="log", title_text=COST_X_TITLE)
+    fig.update_layout(height=380, margin={"l": 40, "r": 20, "t": 30, "b": 40},
+                      legend={"orientation": "h", "y": -0.25})
     return fig

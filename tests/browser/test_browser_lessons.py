@@ -98,7 +98,7 @@ def test_presenter_mode_arrow_keys_and_exports(server: str, page) -> None:
     wait_rendered(page)
     assert not page.locator('[data-testid="stSidebar"]').is_visible()
     assert float(page.locator("h1").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) > 48
-    page.wait_for_timeout(500)  # the arrow-key script's iframe has loaded
+    page.wait_for_timeout(500)  # the arrow-key script has run
     page.locator("h1").first.click()
     page.keyboard.press("ArrowRight")
     page.wait_for_url("**step=2**", timeout=PAGE_TIMEOUT_MS)

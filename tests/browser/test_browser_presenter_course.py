@@ -65,7 +65,7 @@ def walk(server: str, page, language: str) -> None:
               timeout=PAGE_TIMEOUT_MS)
     wait_rendered(page)
     assert not page.locator('[data-testid="stSidebar"]').is_visible()
-    page.wait_for_timeout(500)  # the arrow-key script's iframe has loaded
+    page.wait_for_timeout(500)  # the arrow-key script has run
     lowest = 0.0
     for index, where in enumerate(STEPS):
         if index:

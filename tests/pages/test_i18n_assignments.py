@@ -28,8 +28,10 @@ def run_zh(preset: str, **state: Any) -> AppTest:
 
 def test_assignments_in_chinese_with_librdkafka_a_second_step_and_a_large_group() -> None:
     i18n.MISSING.clear()
-    at = run_zh("seed-d", **{"client.selected": "librdkafka", "assign.step": 1})
+    at = run_zh("seed-d", **{"client.selected": "librdkafka", "assign.step": 1,
+                             "assign.articles_view": True})  # the article corrections' lazy expander, opened
     assert english_left(at) == []
+    assert any("group.protocol" in t.value.columns for t in at.table)  # the balance table, static
     assert at.selectbox(key="assign.step").options == ["第 0 步：初始消费者组", "第 1 步：C1 离开"]
     assert at.radio(key="client.assign").options == ["Java 客户端", "librdkafka 客户端"]
     assert any("librdkafka" in i.value and "换成 Java 消费者" in i.value for i in at.info)  # the client note
@@ -41,5 +43,7 @@ def test_assignments_in_chinese_with_librdkafka_a_second_step_and_a_large_group(
     assert english_left(at) == []
     assert {c.key for c in at.get("plotly_chart")} == {"assign.grid.sticky", "assign.bars.sticky",
                                                         "assign.topic_fig.sticky"}
+    assert at.session_state["assign.table_view.sticky"]  # a consumer chosen: its table's expander opened itself
+    assert [len(d.value) for d in at.dataframe] == [1]  # ...and drew its row (english_left read it above)
     assert any("个分区 × 50 个消费者" in i.value for i in at.info)
     assert sorted(m for lang, m in i18n.MISSING if lang == "zh") == []

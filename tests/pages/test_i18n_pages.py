@@ -28,7 +28,11 @@ def test_the_check_sees_english() -> None:
 
 def test_the_check_reads_table_cells() -> None:
     """Dataframes are drawn on a canvas; the check reads the cell values the page sends."""
-    left = english_left(run_page("pages/9_Producer.py", "en"))
+    at = run_page("pages/9_Producer.py", "en")
+    at.text_input(key="producer.records").set_value("200")  # more than 40 events: the grid, not a static table
+    at.session_state["producer.view"] = "Events"  # the events table, in its lazy tab
+    left = english_left(at.run())
+    assert len(at.dataframe) == 1
     assert any(t.startswith("request 1: ") for t in left)  # a cell of the events table, not a header
 
 
@@ -37,7 +41,7 @@ def test_protocol_values_stay_kafkas_names_in_chinese() -> None:
     Rebalance table's protocol column keep ``consumer`` (never 消费者), and the caption under the Rebalance table
     names its rounds column as the table does."""
     at = run_page("pages/1_Assignments.py", "zh")
-    table = next(d.value for d in at.dataframe if "group.protocol" in d.value.columns)
+    table = next(d.value for d in at.table if "group.protocol" in d.value.columns)
     assert set(table["group.protocol"]) == {"classic", "consumer"}
     at = run_page("pages/2_Rebalance.py", "zh")
     texts = rendered_texts(at)

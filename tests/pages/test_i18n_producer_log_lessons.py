@@ -36,6 +36,8 @@ def test_producer_presets_notes_and_errors_in_chinese() -> None:
     assert [i.value for i in at.info][-1] == "幂等将被禁用，因为 acks 被设为 0，而不是 'all'。"
     at.text_area(key="producer.faults").set_value("x, y").run()
     assert [e.value for e in at.error] == ["故障第 1 行：应为“请求编号, 类型”，实际为 'x, y'"]
+    at.session_state["producer.transactions"] = True  # the transactions' lazy expander, opened
+    at.run()
     at.text_area(key="producer.txn_ops").set_value("P1, send 0 1\nP1, commit").run()
     assert [e.value for e in at.error][-1] == "operations[1]：'P1' 没有 transactional.id，不能提交"
     assert not at.exception and english_left(at) == [] and missing() == []
@@ -44,9 +46,31 @@ def test_producer_presets_notes_and_errors_in_chinese() -> None:
     assert not at.exception and english_left(at) == [] and missing() == []
 
 
+PRODUCER_TABS = ("在途批次", "时间线", "事件", "请求", "批次", "Broker：最近 5 个批次")
+
+
+def test_producer_tabs_and_expanders_in_chinese() -> None:
+    """Each lazy tab opened by its Chinese label, then the articles and the transactions: no English prose."""
+    i18n.MISSING.clear()
+    at = run_page("pages/9_Producer.py", "zh")
+    at.selectbox(key="producer.preset").select_index(2).run()  # idempotence on: the broker keeps batches
+    for tab in PRODUCER_TABS:
+        at.session_state["producer.view"] = tab
+        at.run()
+        assert len(at.get("plotly_chart")) + len(at.table) == 2, tab  # the log strip and the tab's one view
+        assert not at.exception and english_left(at) == [], tab
+    at.session_state["producer.articles_view"] = True
+    at.session_state["producer.transactions"] = True
+    at.run()
+    assert any(m.value.startswith("**p0**") for m in at.markdown)
+    assert not at.exception and english_left(at) == [] and missing() == []
+
+
 def test_partition_log_compaction_and_errors_in_chinese() -> None:
     i18n.MISSING.clear()
     at = run_page("pages/10_Partition_Log.py", "zh")
+    for section in ("log.maintenance", "log.sizing", "log.articles_view"):  # the lazy expanders, opened
+        at.session_state[section] = True
     at.selectbox(key="log.policy").set_value("compact").run()
     at.text_input(key="log.keys").set_value("20").run()
     at.text_input(key="log.tombstone_every").set_value("7").run()

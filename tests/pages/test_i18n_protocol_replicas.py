@@ -4,6 +4,7 @@ and a dead broker with the preferred-leader election, no racks and the --generat
 
 from __future__ import annotations
 
+from helpers import shown_tables
 from support.i18n_pages import english_left, run_page
 from support.rendered_text import rendered_texts
 from ui.text import i18n
@@ -16,6 +17,9 @@ def _missing() -> list[str]:
 def test_group_protocol_in_chinese_with_a_rejected_member_and_no_first_bounce() -> None:
     at = run_page("pages/7_Group_Protocol.py", "zh")
     i18n.MISSING.clear()
+    at.session_state["protocol.upgrade_view"] = True  # the lazy expanders (sections 4 and 5), opened
+    at.session_state["protocol.restart_view"] = True
+    at.run()
     at.text_area(key="protocol.lists").set_value("C0: range\nC1: cooperative-sticky")
     at.checkbox(key="protocol.skip_first").check()
     at.text_input(key="protocol.heartbeat_ms").input("50000")
@@ -25,8 +29,9 @@ def test_group_protocol_in_chinese_with_a_rejected_member_and_no_first_bounce() 
     assert any(e.startswith("C1: INCONSISTENT_GROUP_PROTOCOL：成员 C1") for e in errors), errors
     assert any("INCONSISTENT_GROUP_PROTOCOL 失败" in e for e in errors), errors  # the upgrade without bounce 1
     assert any("heartbeat.interval.ms 必须小于" in w.value for w in at.warning)
-    headers = {str(c) for df in at.dataframe for c in df.value.columns}
+    headers = {str(c) for df in shown_tables(at) for c in df.columns}
     assert {"成员", "投票给", "客户端再均衡协议", "协调器如何得知", "被拒绝的成员"} <= headers, headers
+    assert "再均衡次数" in headers, headers  # section 5's restart table ("rebalances")
     assert english_left(at) == []
     assert _missing() == []
 
@@ -34,6 +39,9 @@ def test_group_protocol_in_chinese_with_a_rejected_member_and_no_first_bounce() 
 def test_replicas_in_chinese_with_a_dead_broker_no_racks_and_the_generate_plan() -> None:
     at = run_page("pages/8_Replicas.py", "zh")
     i18n.MISSING.clear()
+    at.session_state["replicas.decommission_view"] = True  # the lazy expanders, opened
+    at.session_state["replicas.replication_view"] = True
+    at.run()
     at.radio(key="replicas.placer").set_value("admin-utils")  # AdminUtils' captions (the striped placer's:
     at.text_input(key="replicas.racks").set_value("")          # tests/pages/test_i18n_replicas_placer.py)
     at.selectbox(key="replicas.kill").set_value(0)

@@ -1,5 +1,6 @@
 """The Replicas page in Chinese with a KRaft controller's placement (the default): the choice, the draw and its
-caption, the release it follows, another draw, the controller's refusal and the --generate plan's caption."""
+caption, the release it follows, another draw, the controller's refusal and the --generate plan's caption (in the
+decommission section's lazy expander)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ def test_replicas_in_chinese_with_the_striped_placer_and_another_draw() -> None:
     assert any(c.startswith(f"new Random({at.text_input(key='replicas.seed').value})：机架顺序为 r1, r2, r3")
                for c in captions), captions
     assert any("StripedReplicaPlacer" in c and "遵循" in c for c in captions), captions
+    assert english_left(at) == []
+    at.session_state["replicas.decommission_view"] = True  # the plans, in their lazy expander
+    at.run()
+    assert any("上的 --generate 在剩余的 Broker 上运行 StripedReplicaPlacer" in c.value for c in at.caption)
     assert english_left(at) == []
     assert _missing() == []
 

@@ -1,5 +1,6 @@
 """Timing Wheel and Load in Chinese beyond their first run: the wheel's three task sources, its step
-controls (the event log of a clock advance), the other insert order and its inline errors; Load's upload
+controls (the event log of a clock advance), its lazy event log and tabs opened, the other insert order and its
+inline errors; Load's upload
 source and an inline error (a finished run needs Spark: tests/spark/test_i18n_load_run.py).  Each state shows
 no English prose and nothing asked of ``_()`` / ``tr()`` is missing."""
 
@@ -27,12 +28,21 @@ def test_wheel_sources_steps_and_errors_in_chinese() -> None:
     at.button(key="wheel.next").click().run()
     step = at.session_state["wheel.step"]
     assert any(m.value.startswith(f"**第 {step} 步** — ") for m in at.markdown)
-    assert list(at.dataframe[0].value.columns) == ["时间（毫秒）", "事件", "任务", "详情"]
+    assert list(at.table[0].value.columns) == ["时间（毫秒）", "事件", "任务", "详情"]  # a few lines: static
     rings = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert rings["layout"]["title"]["text"].startswith(f"第 {step} 步（")
     assert all("层" in text for trace in rings["data"] for text in trace.get("hovertext") or ())
+    at.session_state["wheel.history"] = True  # the lazy event log, opened
+    at.run()
+    assert clean(at)
+    for view in ("播放", "任务与追踪", "时间轮 vs 堆"):  # each lazy tab, opened by its Chinese label
+        at.session_state["wheel.view"] = view
+        at.run()
+        assert clean(at), view
     at.selectbox(key="wheel.cost_order").set_value("descending").run()
     assert clean(at)
+    at.session_state["wheel.view"] = "单步执行"
+    at.run()
     at.radio(key="wheel.source").set_value("Random batch").run()
     assert any(c.value.startswith("60 个任务 · ") for c in at.caption)
     at.text_input(key="wheel.random_count").set_value("5000").run()

@@ -28,8 +28,9 @@ def rendered(first_run: Callable[..., AppTest], preset: str) -> AppTest:
 
 
 def metrics_table(at: AppTest):
-    """The engine's table (a share group's own tables come first on its page)."""
-    return next(d.value for d in at.dataframe if "strategy" in d.value.columns).set_index("strategy")
+    """The engine's table, drawn static (``st.table``: a few rows; a share group's own tables come first on its
+    page)."""
+    return next(t.value for t in at.table if "strategy" in t.value.columns).set_index("strategy")
 
 
 CONSUMER_OR_SHARE = [k for k in PRESETS if build_preset(k).group_type != "streams"]  # streams: test_page_streams.py
@@ -90,6 +91,8 @@ def test_seed_d_step_1_shows_the_article_callout_and_moved_counts() -> None:
 
 def test_config_line_and_downloads() -> None:
     at = page("seed-b-3p")
+    at.session_state["assign.config_view"] = True  # the config section, a lazy expander
+    at.run()
     at.selectbox(key="assign.config_strategy").set_value("cooperative-sticky").run()
     assert at.code[0].value == config_line("cooperative-sticky")
     assert "CooperativeStickyAssignor" in at.code[0].value

@@ -22,7 +22,7 @@ def test_assignments_default_is_java_and_librdkafka_shows_its_own_strategies() -
     tabs = [t.label for t in at.tabs]
     assert "Cooperative sticky (librdkafka)" in tabs and "Sticky" not in tabs and "uniform (KIP-848)" in tabs
     assert any("librdkafka has no sticky assignor" in c for c in _texts(at.caption))
-    strategies = [row for row in at.dataframe[0].value["strategy"]]
+    strategies = [row for row in at.table[0].value["strategy"]]
     assert "range (librdkafka)" in strategies and "sticky" not in strategies
 
 
@@ -43,7 +43,7 @@ def test_rebalance_counts_the_chosen_clients_strategies() -> None:
     at = open_page("2_Rebalance.py")
     at.radio(key="client.rebalance").set_value("librdkafka").run()
     assert not at.exception, at.exception
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert list(table["strategy"])[:3] == ["range (librdkafka)", "roundrobin (librdkafka)",
                                           "cooperative-sticky (librdkafka)"]
     assert at.multiselect(key="rebalance.animate.librdkafka").value == ["range", "roundrobin", "cooperative-sticky"]

@@ -12,7 +12,7 @@ import pytest
 
 from engine.lessons import LessonStep, course
 from engine.scenario import dumps_scenario
-from helpers import REPO
+from helpers import REPO, shown_table
 from ui.frame.state import URL_WIDGETS, encode_scenario
 
 STEPS = {s.id: s for lesson in course() for s in lesson.steps}
@@ -38,54 +38,61 @@ def _metric(at: Any, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
 
-def _frame(at: Any, column: str) -> Any:
-    return next(d.value for d in at.dataframe if column in d.value.columns)
-
-
 def _markdown(at: Any, pattern: str) -> re.Match[str]:
     return next(found for m in at.markdown if (found := re.search(pattern, m.value)))
 
 
+def _wheel_placement(at: Any) -> re.Match[str]:
+    """Where the step's task went (``L<level> #<bucket>``): the Timing Wheel's task table, in its lazy "Tasks and
+    trace" tab (opened here), static for a few tasks."""
+    at.session_state["wheel.view"] = "Tasks and trace"
+    at.run()
+    return re.match(r"L(\d+) #(\d+)", shown_table(at, "inserted")["inserted"][0])  # type: ignore[return-value]
+
+
 def _hottest_share(at: Any) -> float:
-    skew = _frame(at, "hottest partitions").set_index("partitioner")
+    skew = shown_table(at, "hottest partitions").set_index("partitioner")
     busiest = int(re.search(r"\(([\d,]+)\)", skew.loc["java", "hottest partitions"])[1].replace(",", ""))
     return 100 * busiest / STEPS["hot.share12"].facts["records"]
 
 
 def _replay_order(at: Any) -> str:
-    batches = _frame(at, "base_offset").sort_values("base_offset")
+    """The records in offset order: the Producer page's batches table, in its lazy "Batches" tab (opened here)."""
+    at.session_state["producer.view"] = "Batches"
+    at.run()
+    batches = shown_table(at, "base_offset").sort_values("base_offset")
     return ", ".join(str(r) for records in batches["records"] for r in records)
 
 
 def _warm(at: Any) -> int:
-    row = _frame(at, "warm (promoted standbys)").set_index("the instance that fails").loc["app-2"]
+    row = shown_table(at, "warm (promoted standbys)").set_index("the instance that fails").loc["app-2"]
     return len(row["warm (promoted standbys)"].split(", "))
 
 
 def _restart_rebalances(membership: str) -> Callable[[Any], int]:
-    return lambda at: int(_frame(at, "membership").query(
+    return lambda at: int(shown_table(at, "membership").query(
         f"strategy == 'range' and membership == '{membership}'")["rebalances"].iloc[0])
 
 
 SHOWN: dict[str, Callable[[Any], Any]] = {  # step id -> the number (or text) the opened page shows
-    "keys.partition": lambda at: int(_frame(at, "Java partition").set_index("key").loc["21", "Java partition"]),
+    "keys.partition": lambda at: int(shown_table(at, "Java partition").set_index("key").loc["21", "Java partition"]),
     "keys.remap": lambda at: float(_metric(at, "Keys that move 12 -> 16").rstrip("%")),
     "static.dynamic": _restart_rebalances("dynamic"),
     "static.static": _restart_rebalances("static"),
     "sizing.partitions": lambda at: int(_metric(at, "Recommended partitions")),
-    "wheel.level": lambda at: int(re.match(r"L(\d+) #(\d+)", _frame(at, "inserted")["inserted"][0])[1]),
-    "wheel.bucket": lambda at: int(re.match(r"L(\d+) #(\d+)", _frame(at, "inserted")["inserted"][0])[2]),
+    "wheel.level": lambda at: int(_wheel_placement(at)[1]),
+    "wheel.bucket": lambda at: int(_wheel_placement(at)[2]),
     "producer.order": _replay_order,
     "producer.duplicates": lambda at: 3 + int(_metric(at, "duplicated records")),  # 3 records, each once more
     "producer.acks0": lambda at: "false" if any("Idempotence will be disabled" in i.value for i in at.info) else "?",
     "producer.expire": lambda at: 3 - int(_metric(at, "failed batches")),  # 3 records, one batch each
-    "log.segment": lambda at: int(_frame(at, "segment")["segment"][1].removesuffix(".log")),
+    "log.segment": lambda at: int(shown_table(at, "segment")["segment"][1].removesuffix(".log")),
     "log.retention": lambda at: int(_markdown(at, r"log start offset -> ([\d,]+)")[1].replace(",", "")),
     "replication.hw": lambda at: int(_metric(at, "high watermark before the brokers die")),
     "replication.acks": lambda at: int(_metric(at, "writes accepted of acks=0, 1, all")),
     "replication.failover": lambda at: int(_metric(at, "leader")),
     "replication.unclean": lambda at: int(_metric(at, "readable records lost")),
-    "lag.coordinator": lambda at: int(_frame(at, "group_id").set_index("group_id").loc[
+    "lag.coordinator": lambda at: int(shown_table(at, "group_id").set_index("group_id").loc[
         "orders-service", "__consumer_offsets partition"]),
     "eos.committed": lambda at: len(_markdown(at, r"\*\*p0\*\*.*read_committed gets offsets \[([^\]]*)\]")[1]
                                     .split(", ")),

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from helpers import REPO
+from helpers import REPO, shown_tables
 
 LONE = "C\ud800x"  # a lone high surrogate in a member id
 SHOWN = "C\\ud800x"  # how every page (and the CLI) writes it: the escape, visibly
@@ -81,8 +81,9 @@ def _mentions(texts: list[str], shown: str = SHOWN) -> list[str]:
 
 
 def _tables_with(at: AppTest, shown: str = SHOWN) -> list[Any]:
-    return [d.value for d in at.dataframe if (d.value.astype(str) == shown).any().any()
-            or any(shown in str(v) for v in d.value.astype(str).to_numpy().ravel())]
+    """The tables (static or grids) with a cell that is, or holds, ``shown``."""
+    return [t for t in shown_tables(at) if (t.astype(str) == shown).any().any()
+            or any(shown in str(v) for v in t.astype(str).to_numpy().ravel())]
 
 
 def _options(at: AppTest, shown: str = SHOWN) -> list[str]:
@@ -133,7 +134,10 @@ def test_rebalance(preset: str, old: str, language: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("preset, old", [("share-group", "C3"), ("seed-d", "C1")])
 def test_compare(preset: str, old: str, language: str) -> None:
-    at = _opened("12_Compare.py", _link(preset, old, LONE), language)
+    """The differences table and the lazy sections' tables (the consumer-vs-share and the group types ones,
+    opened) name the member."""
+    at = _opened("12_Compare.py", _link(preset, old, LONE), language,
+                 {"compare.share_view": True, "compare.streams_view": True})
     assert _tables_with(at)
     assert _options(at)  # the step selector
     assert _mentions(_shown(at))

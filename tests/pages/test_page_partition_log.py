@@ -1,6 +1,7 @@
 """AppTest of pages/10_Partition_Log.py: the segment table is the engine's, the seed article's 133, a lookup,
 retention and compaction sections, bad input shown inline, and the segment size sent as segment.bytes from 1 MiB
-on and as internal.segment.bytes below it."""
+on and as internal.segment.bytes below it; the first view (two charts, static tables) and the lazy expanders that
+hold retention and compaction, the sizing and the articles."""
 
 from __future__ import annotations
 
@@ -22,7 +23,15 @@ def page() -> AppTest:
 
 
 def segments(at: AppTest) -> list[str]:
-    return list(at.dataframe[0].value["segment"])  # the first table is the segments
+    """The segments table's names: static up to 40 segments, the scrolling grid above."""
+    return list(next(t.value for t in [*at.table, *at.dataframe] if "roll_reasons" in t.value.columns)["segment"])
+
+
+def open_section(at: AppTest, key: str) -> AppTest:
+    """A lazy expander opened (``log.maintenance``, ``log.sizing``, ``log.articles_view``): closed on a fresh
+    visit, its content does not run until then."""
+    at.session_state[key] = True
+    return at.run()
 
 
 def test_default_segments_are_the_engines(page: AppTest) -> None:
@@ -37,7 +46,61 @@ def test_default_segments_are_the_engines(page: AppTest) -> None:
     _, out = simulate(doc)
     assert segments(at) == [s["segment"] for s in out["segments"]]
     assert any(md.value.startswith("1. Segment: the greatest base offset <= 23") for md in at.markdown)
-    assert any("Retention at" in md.value for md in at.markdown)
+    assert not any("Retention at" in md.value for md in at.markdown)  # in a closed expander
+
+
+def test_the_first_view_draws_two_charts_and_static_tables() -> None:
+    """A fresh visit: the segments' animation and the lookup's map, the segments, probes and scan as static
+    tables, no grid; retention and compaction, the sizing and the articles closed."""
+    at = open_page("10_Partition_Log.py")
+    assert [c.key for c in at.get("plotly_chart")] == ["log.animation", "log.map"]
+    assert len(at.dataframe) == 0 and len(at.table) == 3
+    assert [e.label for e in at.expander] == [
+        "Retention and compaction",
+        "Sizing: a day of data on a broker (Kafka's default log settings, not the ones above)",
+        "Where the reference articles are right, and where Kafka differs"]
+    keys = {t.key for t in at.text_input}
+    assert "log.offset" in keys and not keys & {"log.at", "log.delete_before", "log.mib_s"}
+
+
+def test_many_segments_scroll_in_the_grid() -> None:
+    """More than 40 segments: the segments table is the grid (scrolling, search), its rows the engine's."""
+    at = open_page("10_Partition_Log.py")
+    at.text_input(key="log.batches").set_value("3000").run()
+    assert not at.exception and not at.error
+    assert len(segments(at)) > 40 and "roll_reasons" in at.dataframe[0].value.columns
+
+
+def test_retention_opens_and_keeps_its_fields_while_closed() -> None:
+    at = open_section(open_page("10_Partition_Log.py"), "log.maintenance")
+    assert any(md.value.startswith("**Retention at") for md in at.markdown)
+    at.text_input(key="log.at").set_value("1000").run()
+    assert any(md.value.startswith("**Retention at 1,000 ms** deletes 0 segment(s)") for md in at.markdown)
+    at.session_state["log.maintenance"] = False
+    at.run()
+    assert not any("Retention at" in md.value for md in at.markdown)
+    open_section(at, "log.maintenance")
+    assert at.text_input(key="log.at").value == "1000"
+
+
+def test_a_link_naming_the_run_time_opens_retention() -> None:
+    """A lesson step's link carries ``log.at``: the page opens on retention, not on a closed expander."""
+    from helpers import REPO
+
+    at = AppTest.from_file(str(REPO / "pages" / "10_Partition_Log.py"), default_timeout=120)
+    at.query_params["log.at"] = "1000"
+    at.run()
+    assert not at.exception
+    assert any(md.value.startswith("**Retention at 1,000 ms**") for md in at.markdown)
+
+
+def test_the_sizing_and_the_articles_open_as_static_tables() -> None:
+    from engine import articles
+
+    at = open_section(open_section(open_page("10_Partition_Log.py"), "log.sizing"), "log.articles_view")
+    tables = [t.value for t in at.table]
+    assert any(list(t.columns) == ["what", "value", "from"] for t in tables)
+    assert any(len(t) == len(articles.rows(articles.LOG_CORRECTIONS)) and "verdict" in t.columns for t in tables)
 
 
 def test_seed_article_button() -> None:
@@ -77,12 +140,17 @@ def test_lookup_moves_with_the_offset() -> None:
 
 
 def test_compaction_section() -> None:
-    at = open_page("10_Partition_Log.py")
+    at = open_section(open_page("10_Partition_Log.py"), "log.maintenance")
     at.selectbox(key="log.policy").set_value("compact")
     at.text_input(key="log.keys").set_value("20").run()
     assert not at.error
     assert any("Compaction at" in md.value and "cleaned" in md.value for md in at.markdown)
     assert any("records removed" in c.value for c in at.caption)
+    spec = json.loads(next(c.proto.spec for c in at.get("plotly_chart") if c.key == "log.compaction"))
+    assert {t["type"] for t in spec["data"]} == {"scattergl"}  # 2,000 records: WebGL markers, not SVG nodes
+    segments = next(t.value for t in at.table if "roll_reasons" in t.value.columns)
+    cleaned = int(segments.loc[~segments["active"], "records"].sum())  # the active segment is never cleaned
+    assert sum(len(t["x"]) for t in spec["data"]) == cleaned > 1_000  # every record of the cleaned segments
 
 
 def test_bad_input_is_shown_inline() -> None:

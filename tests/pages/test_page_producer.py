@@ -1,5 +1,6 @@
 """AppTest of pages/9_Producer.py: presets, the verdicts the engine computes, Kafka's ConfigException and bad
-fault lines shown inline, the transactions section."""
+fault lines shown inline, the transactions section; the first view (two charts, no grid) and the lazy tabs and
+expanders that hold the rest."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.producer.idempotence import PRESETS, parse_spec, report, simulate
-from helpers import open_page
+from helpers import REPO, open_page
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +22,16 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def charts(at: AppTest) -> list[str | None]:
+    return [c.key for c in at.get("plotly_chart")]
+
+
+def open_transactions(at: AppTest) -> AppTest:
+    """The transactions' expander opened (closed on a fresh visit: its content does not run until then)."""
+    at.session_state["producer.transactions"] = True
+    return at.run()
+
+
 def test_default_preset_is_the_seed_article_reordering(page: AppTest) -> None:
     at = page
     assert not at.error
@@ -30,8 +41,79 @@ def test_default_preset_is_the_seed_article_reordering(page: AppTest) -> None:
     m = metrics(at)
     assert m["reordered partitions"] == "1" == str(len(expected["reordered_partitions"]))
     assert m["requests"] == str(expected["requests"])
-    assert len(at.get("plotly_chart")) == 3  # log strip, batch animation, request timeline
+    assert charts(at) == ["producer.log_chart", "producer.animation"]  # the timeline waits in its tab
+    assert not any("read_committed gets offsets" in md.value for md in at.markdown)  # in a closed expander
+
+
+def test_the_first_view_draws_two_charts_and_static_tables_only() -> None:
+    """A fresh visit: the log strip and the animation (the first tab); no grid; the articles and the
+    transactions closed."""
+    at = open_page("9_Producer.py")
+    assert charts(at) == ["producer.log_chart", "producer.animation"]
+    assert len(at.dataframe) == 0 and len(at.table) == 0
+    assert [e.label for e in at.expander] == ["Where the reference articles are out of date",
+                                              "Transactions (as far as the seed articles go)"]
+    assert "producer.txn_ops" not in [t.key for t in at.text_area]
+
+
+IDEMPOTENT = "The same with the defaults (idempotence on since 3.0)"  # the broker keeps its batches
+
+
+@pytest.mark.parametrize("tab,shown,preset", [
+    ("Timeline", "producer.timeline", None), ("Events", "t_ms", None), ("Requests", "sent_ms", None),
+    ("Batches", "base_offset", None), ("Broker: last 5 batches", "epoch", IDEMPOTENT)])
+def test_each_tab_draws_its_view_alone(tab: str, shown: str, preset: str | None) -> None:
+    """Only the open tab runs: the timeline, or one table with the engine's rows (static: a few rows)."""
+    at = open_page("9_Producer.py")
+    if preset:
+        at.selectbox(key="producer.preset").set_value(preset).run()
+    at.session_state["producer.view"] = tab
+    at.run()
+    assert not at.exception and not at.error
+    expected = report(simulate(parse_spec(PRESETS[preset or next(iter(PRESETS))])))
+    if tab == "Timeline":
+        assert charts(at) == ["producer.log_chart", "producer.timeline"]
+        return
+    assert charts(at) == ["producer.log_chart"] and len(at.dataframe) == 0
+    (table,) = at.table
+    rows = {"Events": expected["events"], "Requests": expected["requests"], "Batches": expected["batches"],
+            "Broker: last 5 batches": [m for b in expected["broker_state"] for m in b["batches"]]}[tab]
+    assert shown in table.value.columns and len(table.value) == len(rows) > 0
+    if tab == "Batches":
+        assert list(table.value["base_offset"]) == [b["base_offset"] for b in rows]
+
+
+def test_the_transactions_open_and_keep_their_operations_while_closed() -> None:
+    at = open_transactions(open_page("9_Producer.py"))
     assert any("read_committed gets offsets [0, 1, 5]" in md.value for md in at.markdown)
+    assert [len(t.value) for t in at.table] == [6, 3]  # p0 and p1's logs, static
+    at.text_area(key="producer.txn_ops").set_value("T1, send 0 1\nT1, commit").run()
+    at.session_state["producer.transactions"] = False
+    at.run()
+    assert not any("read_committed" in md.value for md in at.markdown)
+    open_transactions(at)
+    assert at.text_area(key="producer.txn_ops").value == "T1, send 0 1\nT1, commit"
+    assert any("read_committed gets offsets [0]" in md.value for md in at.markdown)
+
+
+def test_a_link_naming_the_transactions_opens_them() -> None:
+    """A lesson step's link carries the operations: the page opens on them, not on a closed expander."""
+    at = AppTest.from_file(str(REPO / "pages" / "9_Producer.py"), default_timeout=120)
+    at.query_params["producer.txn_ops"] = "T1, send 0 2\nT1, abort"
+    at.run()
+    assert not at.exception
+    assert at.text_area(key="producer.txn_ops").value == "T1, send 0 2\nT1, abort"
+    assert any("read_committed gets offsets []" in md.value for md in at.markdown)
+
+
+def test_the_articles_open_as_a_static_table() -> None:
+    from engine import articles
+
+    at = open_page("9_Producer.py")
+    at.session_state["producer.articles_view"] = True
+    at.run()
+    (table,) = at.table
+    assert len(table.value) == len(articles.rows(articles.PRODUCER_CORRECTIONS))
 
 
 @pytest.mark.parametrize("name,duplicates,reordered", [
@@ -69,7 +151,7 @@ def test_bad_fault_lines_and_transactions() -> None:
     assert any("faults line 1: expected 'request number, kind'" in e.value for e in at.error)
     at.text_area(key="producer.faults").set_value("1, explode").run()
     assert any("faults[0]: expected" in e.value for e in at.error)
-    at.text_area(key="producer.txn_ops").set_value("plain, commit").run()
+    open_transactions(at).text_area(key="producer.txn_ops").set_value("plain, commit").run()
     assert any("'plain' has no transactional.id, it cannot commit" in e.value for e in at.error)
 
 

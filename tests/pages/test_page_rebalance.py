@@ -26,8 +26,15 @@ def step_box(at: AppTest):
 
 
 def numbers(at: AppTest):
-    """The engine's table (a share group's own tables come first on its page)."""
-    return next(d.value for d in at.dataframe if "strategy" in d.value.columns).set_index("strategy")
+    """The engine's table, drawn static (``st.table``: a few rows; a share group's own tables come first on its
+    page): its seconds are the texts the grid shows (``grid``), read back as numbers with ``float``."""
+    return next(t.value for t in at.table if "strategy" in t.value.columns).set_index("strategy")
+
+
+def grid(seconds: float) -> str:
+    """A number as the table shows it (as the interactive grid did): at most 4 decimals, trailing zeros dropped."""
+    text = f"{seconds:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
 
 
 def test_seed_d_after_c1_leaves_matches_the_vectors() -> None:
@@ -41,13 +48,14 @@ def test_seed_d_after_c1_leaves_matches_the_vectors() -> None:
     # eager revokes everything the remaining members owned; cooperative only what moves (nothing here)
     revoked, stopped = table["partitions revoked"], table["consumer-seconds stopped"]
     assert revoked.loc["range"] == 4 and revoked.loc["cooperative-sticky"] == 0
-    assert stopped.loc["sticky"] > 0 and stopped.loc["cooperative-sticky"] == 0  # only eager stops the world
+    assert float(stopped.loc["sticky"]) > 0 and stopped.loc["cooperative-sticky"] == "0"  # only eager stops
     # what a rebalance costs leads; the new protocol is not worse than eager on seed-d
     unavailable = table["partition-seconds unavailable"]
     assert list(table.columns).index("partition-seconds unavailable") < list(table.columns).index(
         "consumer-seconds stopped")
-    assert unavailable.loc["uniform (KIP-848)"] < unavailable.loc["sticky"]
-    assert table.loc["uniform (KIP-848)", "partition-seconds (bound)"] == 2 * unavailable.loc["uniform (KIP-848)"]
+    assert float(unavailable.loc["uniform (KIP-848)"]) < float(unavailable.loc["sticky"])
+    assert table.loc["uniform (KIP-848)", "partition-seconds (bound)"] == grid(
+        2 * float(unavailable.loc["uniform (KIP-848)"]))
     charts = at.get("plotly_chart")
     assert len(charts) == 2  # every strategy's animation in one figure (one Play), and the pause timeline
     animation = json.loads(charts[0].proto.spec)
@@ -76,11 +84,11 @@ def test_event_timeline_crash_and_rejoin() -> None:
     table = numbers(at)
     timeout = int(at.text_input(key="rebalance.session_timeout_ms").value)
     # the crashed member's partitions wait for session.timeout.ms; the others keep consuming meanwhile
-    assert table.loc["sticky", "partition-seconds unavailable"] >= timeout / 1000
-    assert table.loc["sticky", "consumer-seconds stopped"] < timeout / 1000
+    assert float(table.loc["sticky", "partition-seconds unavailable"]) >= timeout / 1000
+    assert float(table.loc["sticky", "consumer-seconds stopped"]) < timeout / 1000
     at.text_input(key="rebalance.session_timeout_ms").set_value("10000").run()
     paused = "partition-seconds unavailable"
-    assert numbers(at).loc["sticky", paused] < table.loc["sticky", paused]
+    assert float(numbers(at).loc["sticky", paused]) < float(table.loc["sticky", paused])
 
 
 def test_add_partitions_and_bad_event() -> None:
@@ -129,19 +137,19 @@ def test_seed_d_server_rows_equal_server_assign_and_the_kip848_pause_model() -> 
         assert row["protocol"] == "consumer (KIP-848)"
         assert (row["moved"], row["moved from remaining"]) == (steps[1].moved, steps[1].moved_from_remaining)
         pause = pause_report("consumer", steps[0].assignment, steps[1].assignment, timings)
-        assert row["consumer-seconds stopped"] == round(pause.stopped_consumer_seconds, 3) == 0
-        assert row["partition-seconds unavailable"] == round(pause.partition_seconds, 3)
-        assert row["partition-seconds (bound)"] == round(pause.partition_seconds_bound, 3)
+        assert row["consumer-seconds stopped"] == grid(round(pause.stopped_consumer_seconds, 3)) == "0"
+        assert row["partition-seconds unavailable"] == grid(round(pause.partition_seconds, 3))
+        assert row["partition-seconds (bound)"] == grid(round(pause.partition_seconds_bound, 3))
     # C1 leaves gracefully: only its partitions move (nothing is revoked from the members that stay), and each
     # one waits from the end of C1's batch to its new owner's next heartbeat: half an interval expected, a full
     # one at most
     uniform = table.loc["uniform (KIP-848)"]
     assert uniform["partitions revoked"] == 0
-    assert uniform["partition-seconds unavailable"] == uniform["moved"] * timings.heartbeat_interval_ms / 2000
-    assert uniform["partition-seconds (bound)"] == uniform["moved"] * timings.heartbeat_interval_ms / 1000
+    assert uniform["partition-seconds unavailable"] == grid(uniform["moved"] * timings.heartbeat_interval_ms / 2000)
+    assert uniform["partition-seconds (bound)"] == grid(uniform["moved"] * timings.heartbeat_interval_ms / 1000)
     hb.set_value("1000").run()
     assert not at.exception, at.exception
-    assert numbers(at).loc["uniform (KIP-848)", "partition-seconds unavailable"] == uniform["moved"] * 0.5
+    assert numbers(at).loc["uniform (KIP-848)", "partition-seconds unavailable"] == grid(uniform["moved"] * 0.5)
     assert len(at.get("plotly_chart")) == 2
 
 
@@ -179,8 +187,8 @@ def test_a_refused_timing_keeps_the_last_accepted_value_and_says_so() -> None:
     assert any("heartbeat.interval.ms" in e.value and "Still using 5,000" in e.value for e in at.error)
     assert numbers(at).equals(before)
     at.text_input(key="rebalance.heartbeat_interval_ms").set_value("0").run()  # 0 is allowed here, not ignored
-    assert numbers(at).loc["uniform (KIP-848)", "partition-seconds unavailable"] < before.loc[
-        "uniform (KIP-848)", "partition-seconds unavailable"]
+    assert float(numbers(at).loc["uniform (KIP-848)", "partition-seconds unavailable"]) < float(before.loc[
+        "uniform (KIP-848)", "partition-seconds unavailable"])
 
 
 def test_one_play_for_every_strategy_at_the_chosen_speed_with_labelled_dots() -> None:
@@ -210,3 +218,24 @@ def test_kip848_rows_show_no_rounds_not_none() -> None:
     assert all(table.loc[name, "rounds"] == "–" for name in server)
     assert all(str(r).isdigit() for name, r in table["rounds"].items() if name not in server)
     assert any("– where it does not apply" in c.value for c in at.caption)
+
+
+def test_a_large_groups_pause_chart_gives_consumers_with_the_same_pauses_one_row() -> None:
+    """Above 40 consumers per protocol (``engine.charts.rebalance.pause_rows``) the rows are timelines, each named
+    by how many consumers share it: the large preset's 49 remaining consumers (the default event: the last one
+    leaves) in a few rows per protocol, not 49 each."""
+    import re
+
+    at = page("large")
+    spec = json.loads(next(c for c in at.get("plotly_chart") if c.key == "rebalance.pause").proto.spec)
+    rows = spec["data"][0]["y"]
+    remaining = len(build_preset("large").first.member_ids) - 1
+    counts: dict[str, int] = {}
+    for row in rows:
+        protocol, name = row.split(" · ")
+        found = re.fullmatch(r"([\d,]+) consumers? \((\w+)(, \.\.\.)?\)", name)
+        assert found, row
+        counts[protocol] = counts.get(protocol, 0) + int(found[1].replace(",", ""))
+    assert counts == dict.fromkeys(["eager (sticky)", "cooperative (cooperative-sticky)",
+                                    "consumer KIP-848 (uniform)"], remaining)
+    assert len(rows) < len(counts) * remaining // 4

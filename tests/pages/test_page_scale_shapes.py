@@ -32,7 +32,7 @@ def test_kafka_scale_groups_draw_on_assignments_and_rebalance(args: tuple[int, i
                                                                balanced: int | None) -> None:
     link = encode_scenario(parse_scenario(kafka_scale_shape(*args)))
     at = run("1_Assignments.py", link)
-    table = next(d.value for d in at.dataframe if "strategy" in d.value.columns).set_index("strategy")
+    table = next(t.value for t in at.table if "strategy" in t.value.columns).set_index("strategy")  # static
     assert len(table) == 6  # four client strategies and the two KIP-848 assignors
     if balanced:  # 200,000 partitions over 2,000 members on every topic: 100 each, whoever assigns
         assert set(table["min partitions"]) == set(table["max partitions"]) == {balanced}

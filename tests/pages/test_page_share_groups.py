@@ -20,6 +20,12 @@ def _linked(page: str, params: dict[str, str]) -> AppTest:
     return at
 
 
+LAZY_SECTIONS = {  # a page's lazy expanders (ui.frame.lazy): closed, they draw nothing; opened for the text checks
+    "1_Assignments.py": ("assign.articles_view",),
+    "12_Compare.py": ("compare.share_view", "compare.streams_view"),
+}
+
+
 def test_assignments_shows_the_share_assignment_first() -> None:
     at = open_page("1_Assignments.py", preset="share-group")
     assert not at.exception
@@ -66,6 +72,11 @@ def test_rebalance_shows_a_join_taking_a_partition_back() -> None:
 def test_compare_puts_a_consumer_group_beside_a_share_group() -> None:
     at = open_page("12_Compare.py", preset="share-group")
     assert not at.exception
+    closed = [m.label for m in at.metric]  # the section is a lazy expander, closed: nothing drawn until opened
+    assert not any(label.startswith(("Consumer group (", "Share group (simple)")) for label in closed), closed
+    at.session_state["compare.share_view"] = True
+    at.run()
+    assert not at.exception, at.exception
     idle = next(m for m in at.metric if m.label.startswith("Consumer group ("))
     assert idle.value == "5"  # 8 consumers, 3 partitions: a consumer group leaves 5 idle
     most = next(m for m in at.metric if m.label.startswith("Share group (simple)"))
@@ -86,7 +97,7 @@ def test_share_group_pages_in_chinese_leave_no_english_prose() -> None:
         at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=180)
         at.session_state[i18n.STATE_KEY] = "zh"
         at.query_params["preset"] = "share-group"
-        for key, value in state.items():
+        for key, value in {**dict.fromkeys(LAZY_SECTIONS.get(page, ()), True), **state}.items():
             at.session_state[key] = value
         at.run()
         assert not at.exception, at.exception
@@ -138,6 +149,8 @@ def test_share_pages_teach_the_balancing_assignor(language: str, monkeypatch: py
     for page, step in (("1_Assignments.py", 0), ("2_Rebalance.py", 1), ("2_Rebalance.py", 2), ("12_Compare.py", 0)):
         at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=180)
         at.session_state[i18n.STATE_KEY] = language
+        for section in LAZY_SECTIONS.get(page, ()):
+            at.session_state[section] = True
         at.query_params["preset"] = "share-group"
         at.query_params["rebalance.step"] = str(step)
         at.run()

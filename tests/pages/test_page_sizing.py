@@ -25,14 +25,46 @@ def _metric(at: AppTest, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
 
+def open_view(at: AppTest, key: str, value: str | bool) -> AppTest:
+    """The page with a lazy tab (``sizing.view``: its label) or expander (``True``) open; only it runs."""
+    at.session_state[key] = value
+    return at.run()
+
+
 def test_default_shows_rule_and_seed_mistake(app: AppTest) -> None:
     assert not app.error
     assert _metric(app, "Recommended partitions") == "20"
     assert _metric(app, "The article's Tt / max(Tp, Tc)") == "8"
     summary = app.code[0].value
     assert "max(8.00, 20.00) -> 20" in summary and "short by 120.0 MB/s" in summary
-    table = app.dataframe[0].value
+    table = app.table[0].value
     assert len(table) == len(sizing.constraints(20, sizing.SizingInputs()))
+
+
+def test_the_first_view_draws_one_chart_and_a_static_table(app: AppTest) -> None:
+    """The first tab alone runs; its constants' fields and its nine cost panels wait in closed expanders."""
+    assert [c.key for c in app.get("plotly_chart")] == ["sizing.formula_chart"]
+    assert len(app.table) == 1 and len(app.dataframe) == 0
+    assert len(app.text_input) == 11 and len(app.metric) == 3
+    open_view(app, "sizing.costs", True)
+    assert [c.key for c in app.get("plotly_chart")] == ["sizing.formula_chart", "sizing.cost_chart"]
+    open_view(app, "sizing.constants", True)
+    assert len(app.text_input) == 11 + len(sizing.CONSTANTS)
+
+
+def test_a_constant_keeps_its_value_while_its_expander_is_closed(app: AppTest) -> None:
+    open_view(app, "sizing.constants", True)
+    app.radio(key="sizing.era").set_value("zookeeper").run()
+    app.text_input(key="sizing.const.election_ms_zk").set_value("50").run()
+    shown = app.table[0].value.to_dict("list")
+    open_view(app, "sizing.constants", False)
+    assert "sizing.const.election_ms_zk" not in [t.key for t in app.text_input]
+    assert app.table[0].value.to_dict("list") == shown
+    open_view(app, "sizing.view", "Kafka Streams")
+    open_view(app, "sizing.view", "Partitions for a topic")
+    open_view(app, "sizing.constants", True)
+    assert app.text_input(key="sizing.const.election_ms_zk").value == "50"
+    assert app.radio(key="sizing.era").value == "zookeeper" and app.table[0].value.to_dict("list") == shown
 
 
 def test_inputs_drive_the_recommendation(app: AppTest) -> None:
@@ -91,16 +123,17 @@ def test_replication_factor_above_brokers(app: AppTest) -> None:
 def test_chosen_override_and_zookeeper_limits(app: AppTest) -> None:
     app.radio(key="sizing.era").set_value("zookeeper").run()
     app.text_input(key="sizing.chosen").set_value("5000").run()
-    table = app.dataframe[0].value
+    table = app.table[0].value
     row = table[table["check"] == "partition replicas per broker"].iloc[0]
     assert row["verdict"] == "misses" and row["value"] == "5,000" and row["limit"] == "4,000"
     assert "OVER" in app.code[0].value
 
 
 def test_constant_override_changes_the_cost(app: AppTest) -> None:
+    open_view(app, "sizing.constants", True)
     app.radio(key="sizing.era").set_value("zookeeper").run()
     app.text_input(key="sizing.const.election_ms_zk").set_value("50").run()
-    table = app.dataframe[0].value
+    table = app.table[0].value
     row = table[table["check"] == "unavailability after an unclean broker failure"].iloc[0]
     assert row["value"] == "0.35"  # 7 leaders x 50 ms
 
@@ -108,7 +141,9 @@ def test_constant_override_changes_the_cost(app: AppTest) -> None:
 def test_download_holds_what_is_shown(app: AppTest) -> None:
     result = sizing.size(sizing.SizingInputs())
     assert json.loads(json.dumps(result.to_dict()))["recommended"] == 20
-    assert len(app.get("download_button")) == 3  # inputs and results, cost curves; the share-group tab's comparison
+    assert len(app.get("download_button")) == 2  # inputs and results, cost curves
+    open_view(app, "sizing.view", "Consumer group or share group?")
+    assert [b.key for b in app.get("download_button")] == ["sizing.share.download"]  # the comparison
 
 
 def test_a_refused_number_is_named_beside_its_field(app: AppTest) -> None:
@@ -126,7 +161,8 @@ def test_share_group_tab_is_measured_on_share_partition(app: AppTest) -> None:
     from engine.share.capacity import CapacityInputs, compare
 
     result = compare(CapacityInputs(2_000.0, 50.0, 3, 500))
-    table = next(df.value for df in app.dataframe if "Share group" in df.value.columns)
+    open_view(app, "sizing.view", "Consumer group or share group?")
+    table = next(df.value for df in app.table if "Share group" in df.value.columns)
     cells = dict(zip(table["What"], table["Share group"]))
     assert cells["Partitions"].startswith("3 (at least 25")
     assert cells["Throughput (records/s)"] == f"{result.share.measured_rps:,.0f} measured"

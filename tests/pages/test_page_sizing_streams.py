@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine import streams_sizing as ss
-from helpers import open_page
+from helpers import REPO
 from support.i18n_pages import english_left, run_page
 from ui.text import i18n
 
@@ -20,7 +20,10 @@ DEFAULT = ss.StreamsSizingInputs((ss.SourceSubtopology((6,), False), ss.SourceSu
 
 @pytest.fixture
 def app() -> AppTest:
-    return open_page("4_Sizing.py")
+    """The Sizing page with its lazy "Kafka Streams" tab open (only the open tab runs)."""
+    at = AppTest.from_file(str(REPO / "pages" / "4_Sizing.py"), default_timeout=120)
+    at.session_state["sizing.view"] = "Kafka Streams"
+    return at.run()
 
 
 def _tab(at: AppTest, label: str = "Kafka Streams") -> Any:
@@ -48,7 +51,7 @@ def test_the_tab_shows_the_engines_answer(app: AppTest) -> None:
     restore = _chart(app, "sizing.streams.restore_chart")
     assert [t["y"] for t in restore["data"]] == [[f.restore_s for f in expected.failovers_without],
                                                 [f.restore_s for f in expected.failovers]]
-    table = _tab(app).dataframe[0].value
+    table = _tab(app).table[0].value
     assert list(table["the instance that fails"]) == ["app-1", "app-2", "app-3"]
     assert any("StickyTaskAssignor" in c.value and "4.2.0" in c.value for c in _tab(app).caption)
 
@@ -93,6 +96,8 @@ def test_the_tab_in_chinese() -> None:
     i18n.MISSING.clear()
     at = run_page("pages/4_Sizing.py", "zh")
     zh = "Kafka Streams 应用"
+    at.session_state["sizing.view"] = zh
+    at.run()
     assert [m.label for m in _tab(at, zh).metric][:2] == ["任务", "有活动任务的流线程"]
     at.text_input(key="sizing.streams.threads").set_value("5").run()
     at.text_input(key="sizing.streams.sources.0").set_value("6, x").run()
@@ -103,3 +108,24 @@ def test_the_tab_in_chinese() -> None:
     at.text_input(key="sizing.streams.instances").set_value("1").run()
     assert not at.exception and english_left(at) == []
     assert sorted(m for lang, m in i18n.MISSING if lang == "zh") == []
+
+
+def test_a_lessons_link_to_the_streams_fields_opens_the_tab() -> None:
+    """A link naming the tab's fields (``?sizing.streams.instances=1``) opens it; the first tab does not run."""
+    at = AppTest.from_file(str(REPO / "pages" / "4_Sizing.py"), default_timeout=120)
+    at.query_params["sizing.streams.instances"] = "1"
+    at.run()
+    assert not at.exception and at.session_state["sizing.view"] == "Kafka Streams"
+    assert _metric(at, "Standby copies") == "0"
+    assert "sizing.formula_chart" not in {c.key for c in at.get("plotly_chart")}
+
+
+def test_the_tabs_fields_keep_their_values_while_another_tab_is_open(app: AppTest) -> None:
+    app.text_input(key="sizing.streams.sources.0").set_value("8").run()
+    app.checkbox(key="sizing.streams.stateful.0").check().run()
+    app.session_state["sizing.view"] = "Partitions for a topic"
+    app.run()
+    app.session_state["sizing.view"] = "Kafka Streams"
+    app.run()
+    assert app.text_input(key="sizing.streams.sources.0").value == "8"
+    assert app.checkbox(key="sizing.streams.stateful.0").value and _metric(app, "Tasks") == "14"

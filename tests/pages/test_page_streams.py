@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine.coordinator.streams.scenario import Change, Restore, StreamsStep, streams_steps
 from engine.presets import build_preset
-from helpers import REPO
+from helpers import REPO, shown_table, shown_tables
 
 PRESET = "streams-rolling-restart"
 CHANGES = {Change.NEW: "new task", Change.KEPT: "kept on its thread",
@@ -39,8 +39,8 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def table(at: AppTest, column: str) -> Any:
-    """The table with this column (AppTest does not expose a dataframe's key)."""
-    return next(d.value for d in at.dataframe if column in d.value.columns)
+    """The table with this column, static or a grid (AppTest does not expose a dataframe's key)."""
+    return shown_table(at, column)
 
 
 def chart(at: AppTest, key: str) -> dict[str, Any]:
@@ -144,7 +144,7 @@ def test_a_large_streams_group_goes_through_the_door_and_draws() -> None:
 def test_rebalance_shows_what_the_restart_moves_and_restores(step: int) -> None:
     at, expected = linked("2_Rebalance.py", preset=PRESET, **{"rebalance.step": str(step)}), steps()[step]
     assert "Streams group (KIP-1071): what changes" in [s.value for s in at.subheader]
-    assert not any("strategy" in d.value.columns for d in at.dataframe)  # no consumer-group assignors
+    assert not any("strategy" in t.columns for t in shown_tables(at))  # no consumer-group assignors
     moved = expected.count(Change.PROMOTED) + expected.count(Change.MOVED)
     assert metric(at, "Tasks moved to another instance") == f"{moved}"
     assert metric(at, "Standbys promoted (warm restores)") == f"{expected.restores(Restore.WARM)}"
@@ -190,7 +190,12 @@ def test_compare_puts_a_consumer_a_share_and_a_streams_group_side_by_side(preset
 
     scenario = build_preset(preset)
     at = linked("12_Compare.py", preset=preset)
-    assert "Consumer group, share group or streams group, on the same topics" in [s.value for s in at.subheader]
+    section = "Consumer group, share group or streams group, on the same topics"
+    assert section in [e.label for e in at.expander] and section not in [s.value for s in at.subheader]
+    at.session_state["compare.streams_view"] = True  # its lazy expander, opened
+    at.run()
+    assert not at.exception, at.exception
+    assert section in [e.label for e in at.expander] and section not in [s.value for s in at.subheader]  # once
     members = scenario.first.member_ids
     consumer = outcomes(scenario, CLIENT["range"])[0].assignment  # the left choice: java:range
     shared = share_assign(scenario).steps[0].assignment

@@ -1,6 +1,9 @@
-"""AppTest of pages/5_Timing_Wheel.py: stepping by widget keys, the event log, bad input, the cost panel."""
+"""AppTest of pages/5_Timing_Wheel.py: stepping by widget keys, the event log, bad input, the cost panel; the
+first view draws the open tab alone, each tab and the event log when opened."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -25,8 +28,19 @@ def _hand(at: AppTest, text: str, tick: int = 1, size: int = 3) -> AppTest:
     return at.run()
 
 
+def _frames(at: AppTest) -> list:
+    """Every table the page drew, static (``st.table``) or grid (``st.dataframe``), as DataFrames."""
+    return [t.value for t in [*at.table, *at.dataframe]]
+
+
 def _step_log(at: AppTest) -> list[dict]:
-    return [df for df in at.dataframe if "event" in df.value.columns][0].value.to_dict("records")
+    return [df for df in _frames(at) if "event" in df.columns][0].to_dict("records")
+
+
+def _open(at: AppTest, view: str) -> AppTest:
+    """The page with its tab ``view`` open (only the open tab runs)."""
+    at.session_state["wheel.view"] = view
+    return at.run()
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +55,49 @@ def test_default_page_shows_the_kafka_preset(preset_page: AppTest) -> None:
     assert any(f"{len(kafka_preset(7)):,} tasks" in c.value for c in at.caption)
     assert at.session_state["wheel.step"] == 0
     assert at.slider(key="wheel.step").max == len(frames) - 1
-    charts = at.get("plotly_chart")
-    assert len(charts) >= 2  # the rings, the animation (and the cost charts)
+    assert [c.key for c in at.get("plotly_chart")] == ["wheel.rings"]  # the open tab alone: Step through
+    assert not at.dataframe and not any(b.key == "wheel.download_log" for b in at.get("download_button"))
+
+
+def test_each_tab_draws_when_opened_and_the_step_is_kept() -> None:
+    at = _page()
+    at.button(key="wheel.next").click().run()
+    at.button(key="wheel.next").click().run()
+    assert at.session_state["wheel.step"] == 2
+    _open(at, "Play")
+    assert [c.key for c in at.get("plotly_chart")] == ["wheel.animation"] and not at.slider
+    _open(at, "Tasks and trace")
+    tasks = next(df for df in _frames(at) if "inserted" in df.columns)
+    assert len(tasks) == len(kafka_preset(7)) and not at.get("plotly_chart")
+    assert {b.key for b in at.get("download_button")} == {"wheel.download_input", "wheel.download_trace"}
+    _open(at, "Step through")
+    assert at.session_state["wheel.step"] == 2 and at.slider(key="wheel.step").value == 2
+
+
+def test_the_animation_sends_each_frame_as_what_the_step_changes(preset_page: AppTest) -> None:
+    at = _open(preset_page, "Play")
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert len(spec["frames"]) > 10 and [b["label"] for b in spec["layout"]["updatemenus"][0]["buttons"]] == [
+        "Play", "Pause"]
+    ring = spec["frames"][5]["data"][0]
+    assert sorted(ring) == ["hovertext", "marker", "type"]  # positions and widths stay the figure's
+    assert len(ring["hovertext"]) == len(spec["data"][0]["r"]) == 20
+    _open(at, "Step through")
+
+
+def test_the_event_log_is_built_when_opened(preset_page: AppTest) -> None:
+    at = preset_page
+    at.button(key="wheel.last").click().run()
+    at.session_state["wheel.history"] = True
+    at.run()
+    frames = wheel_frames(simulate(WheelConfig(), kafka_preset(7)))
+    lines = sum(len(f.log) for f in frames)
+    assert any(c.value.startswith(f"{lines:,} lines") for c in at.caption)
+    log = next(df for df in _frames(at) if "event" in df.columns and len(df) == min(lines, 500))
+    assert list(log["event"]) == [line.event for f in frames for line in f.log][-500:]
+    assert any(b.key == "wheel.download_log" for b in at.get("download_button"))
+    at.session_state["wheel.history"] = False
+    at.button(key="wheel.first").click().run()
 
 
 def test_step_buttons_move_through_the_frames(preset_page: AppTest) -> None:
@@ -123,11 +178,15 @@ def test_too_many_random_tasks_is_refused() -> None:
 
 
 def test_cost_panel_measures_both_timers(preset_page: AppTest) -> None:
-    table = [df for df in preset_page.dataframe if "timer" in df.value.columns][0].value
+    at = _open(preset_page, "Wheel vs heap")
+    assert [c.key for c in at.get("plotly_chart")] == ["wheel.costs"]  # steps and µs per task: one figure
+    assert len(json.loads(at.get("plotly_chart")[0].proto.spec)["data"]) == 8  # 2 timers x 2 phases x 2 panels
+    table = [df for df in _frames(at) if "timer" in df.columns][0]  # 4 rows: a static table, floats as shown
     assert sorted(set(table["tasks"])) == [1_000, 10_000]
     assert set(table["timer"]) == {"timing wheel", "binary heap (DelayQueue)"}
     wheel = table[(table["timer"] == "timing wheel") & (table["tasks"] == 10_000)].iloc[0]
-    assert wheel["levels"] == 4 and wheel["insert steps/task"] < 5
+    assert wheel["levels"] == 4 and float(wheel["insert steps/task"]) < 5
+    _open(at, "Step through")
 
 
 def test_the_step_button_and_the_step_slider_have_their_own_labels() -> None:

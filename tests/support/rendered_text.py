@@ -100,7 +100,7 @@ def rendered_texts(at: Any) -> list[str]:
         if type(proto).__name__ == "PlotlyChart" and proto.spec:
             found.extend(figure_texts(json.loads(proto.spec)))
         arrow = getattr(proto, "arrow_data", None) or proto  # st.dataframe's proto wraps the Arrow table
-        if type(proto).__name__ in ("Arrow", "ArrowTable", "Dataframe") and getattr(arrow, "data", None):
+        if type(proto).__name__ in ("Arrow", "ArrowTable", "Dataframe", "Table") and getattr(arrow, "data", None):
             found.extend(table_headers(arrow.data))
             found.extend(table_cells(arrow.data))
     return [t for t in found if t.strip()]

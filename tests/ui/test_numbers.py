@@ -118,6 +118,20 @@ def _radio(key: str, value: str) -> Callable[[Any], Any]:
     return lambda at: at.radio(key=key).set_value(value).run()
 
 
+def _expand(key: str) -> Callable[[Any], Any]:
+    """A lazy expander opened (its fields are not drawn while it is closed)."""
+    return _open(key, True)
+
+
+def _open(key: str, value: Any) -> Callable[[Any], Any]:
+    """A lazy tab (its label) or expander (True) opened: its fields are not drawn while it is closed."""
+    def open_it(at: Any) -> Any:
+        at.session_state[key] = value
+        return at.run()
+
+    return open_it
+
+
 # page, what to do first, the field, a value it refuses, the line under the field
 REFUSALS = [
     ("9_Producer.py", None, "producer.records", "2.5",
@@ -132,13 +146,14 @@ REFUSALS = [
      "min.cleanable.dirty.ratio: must be a number in 0..1, got '1.5'. Still using 0.5."),
     ("10_Partition_Log.py", None, "log.offset", "-5",
      "offset: must be a whole number 0..4,611,686,018,427,387,904, got '-5'. Still using 23."),
-    ("10_Partition_Log.py", None, "log.delete_before", "x",
+    ("10_Partition_Log.py", _expand("log.maintenance"), "log.delete_before", "x",
      "DeleteRecords before offset (0 = none): must be a whole number, got 'x'. Still using 0."),
-    ("10_Partition_Log.py", None, "log.days", "-2",
+    ("10_Partition_Log.py", _expand("log.sizing"), "log.days", "-2",
      "retention (days, -1 = none): must be a number in -1..3650, got '-2'. Still using 7.0."),
     ("3_Keys.py", None, "keys.count", "2.5",
      "Records: must be a whole number 1..1,000,000, got '2.5' (a decimal is not rounded). Still using 100,000."),
-    ("3_Keys.py", None, "keys.sim_brokers", "0", "Brokers: must be 1..20, got 0 (not clamped). Still using 3."),
+    ("3_Keys.py", _open("keys.view", "Null keys over time"), "keys.sim_brokers", "0",
+     "Brokers: must be 1..20, got 0 (not clamped). Still using 3."),
     ("8_Replicas.py", None, "replicas.seed", "-5",
      "seed of new Random(seed): must be a whole number 0..2,147,483,647, got '-5'. Still using 42."),
     ("8_Replicas.py", _radio("replicas.placer", "admin-utils"), "replicas.start", "-2",
@@ -152,14 +167,14 @@ REFUSALS = [
      "wheel_size: must be 2..512, got 600 (not clamped). Still using 20."),
     ("3_Keys.py", None, "keys.partitions", "2.5",
      "Partitions: must be a whole number 1..10,000, got '2.5' (a decimal is not rounded). Still using 12."),
-    ("3_Keys.py", None, "keys.offsets_partitions", "2147483648",
+    ("3_Keys.py", _open("keys.view", "Group coordinator"), "keys.offsets_partitions", "2147483648",
      "offsets.topic.num.partitions: must be 1..2,147,483,647, got 2,147,483,648 (not clamped). Still using 50."),
     ("7_Group_Protocol.py", None, "protocol.heartbeat_ms", "-1",
      "heartbeat.interval.ms: must be a whole number 1..2,147,483,647, got '-1'. Still using 3,000."),
-    ("7_Group_Protocol.py", None, "protocol.restart_s", "3601",
+    ("7_Group_Protocol.py", _expand("protocol.restart_view"), "protocol.restart_s", "3601",
      "restart time per member (s): must be 0..3,600, got 3,601 (not clamped). Still using 30."),
     ("8_Replicas.py", None, "replicas.brokers", "0", "brokers: must be 1..100, got 0 (not clamped). Still using 6."),
-    ("8_Replicas.py", None, "replicas.size_gb", "-1",
+    ("8_Replicas.py", _expand("replicas.decommission_view"), "replicas.size_gb", "-1",
      "partition size (GB): must be a number in 0..10000, got '-1'. Still using 10.0."),
     ("12_Compare.py", None, "compare.right_partitions", "100001",
      "Partitions per topic (0: the scenario's own): must be 0..100,000, got 100,001 (not clamped). Still using 0."),

@@ -27,7 +27,7 @@ def _presenting(at) -> bool:
 
 def test_present_query_turns_it_on_and_the_button_off() -> None:
     at = _page("11_Lessons.py", present="1")
-    assert _presenting(at) and at.get("iframe")  # the CSS and the arrow-key script
+    assert _presenting(at) and any("kplPresenterKeys" in h.proto.body for h in at.get("html"))  # the keys' script
     at.button(key="present.leave").click().run()
     assert not _presenting(at) and "present" not in at.query_params
     assert at.toggle(key="present.toggle").value is False  # the sidebar switch follows
@@ -138,6 +138,9 @@ def test_lesson_deep_links_open_their_pages_with_the_same_numbers() -> None:
     sizing = _page("4_Sizing.py", **links["sizing.partitions"])
     assert sizing.text_input(key="sizing.target_mb_s").value == "205"  # 205 / 10 = 20.5: rounded up to 21
     protocol = _page("7_Group_Protocol.py", **links["static.dynamic"])
+    # the link names section 5's fields (protocol.restart_s, protocol.restart_session): it opens that lazy
+    # expander (ui.frame.lazy.linked, as Replicas and Partition Log do), or the lesson's numbers are not on the page
+    assert protocol.session_state["protocol.restart_view"], "the lesson link left section 5 closed"
     assert protocol.text_input(key="protocol.restart_s").value == "30"
 
 

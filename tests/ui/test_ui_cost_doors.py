@@ -167,7 +167,7 @@ def test_work_over_the_inline_limit_runs_in_a_worker_and_the_page_draws(monkeypa
     # the four client strategies and the two KIP-848 assignors at once, off the script thread (and the other
     # client's strategies the page's teaching notes compare with, each its own worker job)
     assert len(submitted) >= 6 and all(key[0] == "outcomes" for key in submitted)  # type: ignore[index]
-    assert at.dataframe  # the balance table drawn from the worker's results
+    assert at.table  # the balance table drawn from the worker's results
 
 
 def test_a_worker_refusal_is_kept_and_a_cancel_is_not() -> None:

@@ -138,7 +138,6 @@ def _consumer_or_share() -> str:
 
 def consumer_vs_share_section(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
     """The same members and topics as a consumer group (``assignor``) and as a share group, side by side."""
-    st.subheader(_("Consumer group or share group, on the same topics"))
     result, outcome = _result(ref), outcomes_or_error(ref, assignor)
     if result is None or isinstance(outcome, str):
         return

@@ -22,7 +22,9 @@ from engine.charts.assignment import GRID_PARTITION_LIMIT, is_aggregated, sorted
 from engine.consumer.member_ids import MAX_LABEL
 from ui.assignments.cached import bars_figure, grid_figure, member_table, metrics_of, topic_figure
 from ui.assignments.handout import assignment_handout_button
+from ui.frame.lazy import lazy_section
 from ui.frame.state import ScenarioRef, current_preset
+from ui.frame.tables import table
 from ui.scenario.cached import outcomes_or_error, scenario_of
 from ui.text.i18n import _, tr
 
@@ -97,10 +99,18 @@ def drill_down(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
     if topic is not None:
         st.plotly_chart(topic_figure(ref, assignor, step, topic), key=f"assign.topic_fig.{_key(assignor)}",
                         width="stretch")
-    table = member_table(ref, assignor, step)
+    chosen = f"assign.member_shown.{_key(assignor)}"  # a newly chosen consumer opens the table (it can be closed)
+    opened, st.session_state[chosen] = member is not None and st.session_state.get(chosen) != member, member
+    lazy_section(_("Every consumer's partitions (table)"), f"assign.table_view.{_key(assignor)}", member_section,
+                 ref, step, assignor, member, opened=opened)
+
+
+def member_section(ref: ScenarioRef, step: int, assignor: Assignor, member: str | None) -> None:
+    """The table of every consumer's partitions (one consumer's when one is chosen), searchable."""
+    rows = member_table(ref, assignor, step)
     if member is not None:
-        table = table[table["consumer"] == member]
-    st.dataframe(table, hide_index=True, width="stretch", key=f"assign.table.{_key(assignor)}")
+        rows = rows[rows["consumer"] == member]
+    st.dataframe(rows, hide_index=True, width="stretch", key=f"assign.table.{_key(assignor)}")
     st.caption(_("Search the table with its toolbar; every partition is in the CSV/JSON downloads below."))
 
 
@@ -162,8 +172,8 @@ def strategy_tabs(ref: ScenarioRef, step: int, results: dict[Assignor, list | st
 def article_corrections(key: str) -> None:
     """Where the reference articles' consumer-group claims no longer hold (a typo, out of date since a named
     release, or wrong), each article named by its title."""
-    with st.expander(_("Where the reference articles are out of date")):
-        st.dataframe(pd.DataFrame(rows(CONSUMER_CORRECTIONS)), hide_index=True, key=key)
+    lazy_section(_("Where the reference articles are out of date"), f"{key}_view",
+                 lambda: table(rows(CONSUMER_CORRECTIONS), key=key))
 
 
 def downloads_section(ref: ScenarioRef, step: int, assignors: tuple[Assignor, ...]) -> None:

@@ -273,7 +273,6 @@ def _differences() -> str:
 
 def group_types_section(ref: ScenarioRef, step: int, assignor: Assignor) -> None:
     """The same members and topics as a consumer group (``assignor``), a share group and a streams group."""
-    st.subheader(_("Consumer group, share group or streams group, on the same topics"))
     scenario = scenario_of(ref)
     outcome, share, streams = outcomes_or_error(ref, assignor), share_result_of(ref), _steps(ref)
     if isinstance(outcome, str) or isinstance(share, str):

@@ -2,8 +2,9 @@
 
 * ``apply()`` (called by ``ui.frame.layout.page_setup``) injects one CSS block that hides the sidebar and the
   toolbar and enlarges the text, tables (a dataframe is drawn on a canvas: zoomed, since its font ignores CSS)
-  and the values of selectboxes and inputs, and a tiny script (``st.iframe``, same origin) that clicks the page's
-  namespaced ``*.prev`` / ``*.next`` buttons on ArrowLeft / ArrowRight (Streamlit has no key events).  Once the
+  and the values of selectboxes and inputs, and a tiny script (``st.html`` with its JavaScript allowed, run in
+  the app's document: no iframe to load) that clicks the page's namespaced ``*.prev`` / ``*.next`` buttons on
+  ArrowLeft / ArrowRight (Streamlit has no key events).  Once the
   run a key started has finished (and when a page opens in presenter mode), the script scrolls the section being
   stepped (the last ``h2`` / ``h3`` above the ``*.next`` button: a lesson's title, then its table and question)
   to the top of the window, so a step fits a 1280 x 720 projector without the presenter scrolling.
@@ -136,8 +137,8 @@ def apply() -> DeltaGenerator | None:
     if not presenting():
         return None
     st.markdown(CSS + '<span class="kpl-presenting"></span>', unsafe_allow_html=True)
-    with st.container(key="present.keys"):  # hidden by CSS; a hidden iframe still runs its script
-        st.iframe(KEYS_JS, height=1)  # same-origin: the script listens on the app's document
+    with st.container(key="present.keys"):  # hidden by CSS
+        st.html(KEYS_JS, unsafe_allow_javascript=True)  # in the app's document: no iframe to load
     bar = st.container(key=BAR, horizontal=True, vertical_alignment="center")
     bar.button(_("Leave presenter mode"), key="present.leave", icon=":material/close_fullscreen:",
                on_click=_set_mode, args=(False,), type="tertiary")

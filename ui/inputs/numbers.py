@@ -70,7 +70,8 @@ def _field(container: Any, label: str, default: Any, key: str, help: str, parse:
            disabled: bool = False) -> Any:
     ss = st.session_state
     accepted = f"{key}.accepted"
-    text = container.text_input(label, _start_text(key, default), key=key, help=help, disabled=disabled)
+    text = container.text_input(label, _start_text(key, default), key=key, help=help, disabled=disabled,
+                                persist_state="page")  # kept while a closed lazy tab or expander hides it
     try:
         value = parse(text or "")
     except InputError as exc:

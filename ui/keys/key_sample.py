@@ -101,7 +101,7 @@ def null_key_config() -> null_keys.ProducerConfig:
     slow = whole_number_input(_("Slow broker latency (ms)"), 0, 60_000, 100, "keys.sim_slow", container=c[6])
     fast = whole_number_input(_("Other brokers latency (ms)"), 0, 60_000, 2, "keys.sim_fast", container=c[7])
     duration = st.slider(_("Simulated time (ms)"), 500, null_keys.MAX_DURATION_MS, 4000, 500,
-                         key="keys.sim_duration",
+                         key="keys.sim_duration", persist_state="page",
                          help=_("At most {records} records and partitions x ms <= {work}").format(
                              records=f"{null_keys.MAX_RECORDS:,}", work=f"{null_keys.MAX_WORK:,}"))
     latencies = tuple([float(slow)] + [float(fast)] * (int(brokers) - 1))

@@ -34,6 +34,7 @@ def measured(label: str, tool: Literal["producer", "consumer"], default: float) 
                           f"sizing.{tool}_mb_s", help=_("Measure on a topic with ONE partition. Must be > 0."))
     st.text_area(_("…or paste kafka-{tool}-perf-test.sh output").format(tool=tool), "", height=80,
                  key=f"sizing.{tool}_perf", max_chars=sizing.MAX_PERF_TEXT, on_change=use_paste, args=(tool,),
+                 persist_state="page",  # kept while another tab is open
                  help=_("The summary line(s), at most {chars} characters; the throughput it reports replaces the "
                         "field above.").format(chars=f"{sizing.MAX_PERF_TEXT:,}"))
     pasted = st.session_state.get(f"sizing.{tool}_pasted")

@@ -14,6 +14,7 @@ from engine import streams_sizing as ss
 from engine.errors import EngineError, InputError
 from ui.frame.door import refusal
 from ui.frame.release_note import release_caption
+from ui.frame.tables import table
 from ui.inputs.numbers import decimal_input, whole_number_input
 from ui.runtime.offload import run
 from ui.text.i18n import _, tr
@@ -33,8 +34,8 @@ def sources_input(label: str, default: str, key: str) -> tuple[int, ...]:
     state, accepted = st.session_state, f"{key}.accepted"
     rule = _("The partition counts of the topics this subtopology reads, separated by commas (at most {topics} "
              "topics of 1..{partitions} partitions).")
-    text = st.text_input(label, default, key=key, help=rule.format(topics=ss.MAX_SOURCE_TOPICS,
-                                                                    partitions=f"{ss.MAX_TOPIC_PARTITIONS:,}"))
+    text = st.text_input(label, default, key=key, persist_state="page",
+                         help=rule.format(topics=ss.MAX_SOURCE_TOPICS, partitions=f"{ss.MAX_TOPIC_PARTITIONS:,}"))
     try:
         counts = ss.parse_source_partitions(text, label)
     except InputError as exc:
@@ -57,7 +58,7 @@ def _subtopologies() -> tuple[ss.SourceSubtopology, ...]:
             sources = sources_input(_("Subtopology {n}: its source topics' partitions").format(n=i),
                                     DEFAULT_SOURCES[i] if i < len(DEFAULT_SOURCES) else "6",
                                     f"sizing.streams.sources.{i}")
-        stateful = right.checkbox(_("stateful"), i == 1, key=f"sizing.streams.stateful.{i}",
+        stateful = right.checkbox(_("stateful"), i == 1, key=f"sizing.streams.stateful.{i}", persist_state="page",
                                   help=_("It keeps state stores, backed by changelog topics: only a stateful task "
                                          "gets standby replicas."))
         subs.append(ss.SourceSubtopology(sources, bool(stateful)))
@@ -179,7 +180,7 @@ def streams_sizing() -> None:
     st.plotly_chart(thread_chart(result), key="sizing.streams.threads_chart")
     if result.failovers:
         st.plotly_chart(restore_chart(result), key="sizing.streams.restore_chart")
-        st.dataframe(_failover_table(result), hide_index=True, width="stretch", key="sizing.streams.failovers")
+        table(_failover_table(result), key="sizing.streams.failovers")
     st.caption(_("Kafka's rules: tasks = the largest source partition count per subtopology; one thread per task; "
                  "standbys never on their active's instance; the assignment and who takes a failed instance's tasks "
                  "are the assignor's. The lab's estimates: disk = standby copies × state per task; changelog read = "

@@ -1,2 +1,3 @@
-"""The partition feature: the Partition Log page's inputs, the Replicas page's placer choice, and the cached
+"""The partition feature: the Partition Log page's inputs, the Replicas page's placer choice and replication
+section, the Producer page's transactions, the lazy tabs and expanders of the three pages, and the cached
 producer, log and placement work (Producer, Partition Log, Replicas)."""

@@ -1,7 +1,8 @@
 """Inside a partition, cached: the producer's batches and transactions (Producer), a partition's log with its
 cleanings (Partition Log), replica placement (Replicas).  A page's input is the CLI's JSON document as text
 (hashed as a string); engine modules are imported on first use.  Work a document can start goes through the
-cost model (inline, a worker or one line)."""
+cost model (inline, a worker or one line).  Figures are drawn for what a person can see: the compaction's
+thousands of records as WebGL markers (``webgl``)."""
 
 from __future__ import annotations
 
@@ -72,6 +73,34 @@ def log_animation_figure(document: str) -> go.Figure:
     out, _ = log_result(document)
     name, size = segment_size_property(out["config"])
     return frozen(segments_animation(out["frames"], size, name))
+
+
+WEBGL_POINTS = 1_000  # compaction markers drawn as SVG up to this many; more: the same markers in WebGL
+
+
+@memo()
+def compaction_figure(document: str) -> go.Figure:
+    """The first cleaning's records at (offset, key), as ``engine.charts.log.compaction_scatter`` draws them
+    (kept, removed, tombstones); above ``WEBGL_POINTS`` records the same markers as WebGL points
+    (``go.Scattergl``: thousands of SVG markers are slow to draw in a browser)."""
+    from engine.charts.log import compaction_scatter
+
+    _, compactions = log_result(document)
+    return frozen(webgl(compaction_scatter(compactions[0]["before"], compactions[0]["kept"])))
+
+
+def webgl(fig: go.Figure, most: int = WEBGL_POINTS) -> go.Figure:
+    """``fig`` with its scatter traces as ``go.Scattergl`` (the same points, markers and names) when they hold
+    more than ``most`` points; else ``fig`` itself.
+
+    >>> small = go.Figure(go.Scatter(x=[1, 2], y=[3, 4], mode="markers", name="kept"))
+    >>> webgl(small) is small, [t.type for t in webgl(small, most=1).data], webgl(small, most=1).data[0].y
+    (True, ['scattergl'], (3, 4))
+    """
+    if sum(len(trace.x or ()) for trace in fig.data) <= most:
+        return fig
+    traces = [go.Scattergl({k: v for k, v in trace.to_plotly_json().items() if k != "type"}) for trace in fig.data]
+    return go.Figure(traces, layout=fig.layout)
 
 
 def replica_placement(brokers: tuple[Broker, ...], partitions: int, rf: int, start: int, seed: int) -> ReplicaPlacement:

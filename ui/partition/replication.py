@@ -1,7 +1,9 @@
 """The Replicas page's replication section: one partition's ISR, its high watermark, acks against
 ``min.insync.replicas`` and the leader elected when brokers die, clean or unclean (``engine.server.replication``).
 
-Its fields are in the share link (``replicas.isr.*``), so a lesson step opens the page on its own partition."""
+Its fields are in the share link (``replicas.isr.*``, ``FIELDS``), so a lesson step opens the page on its own
+partition: the page draws the section in a lazy expander that such a link opens, and the fields keep their values
+while it is closed (``persist_state="page"``)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from ui.inputs.numbers import whole_number_input
 from ui.text.i18n import _
 
 K = "replicas.isr."
+FIELDS = tuple(K + name for name in ("leo", "isr", "min_insync", "fail", "unclean"))
 DEFAULT_LEO = "10, 4, 8"
 
 
@@ -45,10 +48,11 @@ def _rows(state: ReplicaState) -> pd.DataFrame:
 
 
 def replication_section() -> None:
-    st.subheader(_("Replication: the ISR, the high watermark, acks and leader election"))
+    """One partition's replicas before and after brokers die: the ISR, the high watermark, acks, the leader."""
     c1, c2, c3 = st.columns(3)
     st.session_state.setdefault(K + "leo", DEFAULT_LEO)  # a link's value, else the lesson's partition
-    text = c1.text_input(_("Log end offset (LEO) of brokers 0, 1, 2, …"), key=K + "leo", max_chars=500)
+    text = c1.text_input(_("Log end offset (LEO) of brokers 0, 1, 2, …"), key=K + "leo", max_chars=500,
+                         persist_state="page")
     leo = _log_end_offsets(text)
     if leo is None:
         st.error(_("The LEOs: 1..{most} whole numbers separated by commas.").format(most=MAX_REPLICAS))
@@ -57,11 +61,13 @@ def replication_section() -> None:
     st.session_state.setdefault(K + "isr", ["0", "2"])
     _keep_options(K + "isr", brokers)
     _keep_options(K + "fail", brokers)
-    isr = c2.multiselect(_("In-sync replicas (ISR); the first in broker order leads"), brokers, key=K + "isr")
+    isr = c2.multiselect(_("In-sync replicas (ISR); the first in broker order leads"), brokers, key=K + "isr",
+                         persist_state="page")
     min_insync = whole_number_input("min.insync.replicas", 1, MAX_REPLICAS, 2, K + "min_insync", container=c3)
     c4, c5 = st.columns(2)
-    fail = c4.multiselect(_("Brokers that die, in this order"), brokers, key=K + "fail")
-    unclean = c5.radio("unclean.leader.election.enable", ["false", "true"], key=K + "unclean", horizontal=True)
+    fail = c4.multiselect(_("Brokers that die, in this order"), brokers, key=K + "fail", persist_state="page")
+    unclean = c5.radio("unclean.leader.election.enable", ["false", "true"], key=K + "unclean", horizontal=True,
+                       persist_state="page")
     if not isr:
         st.error(_("The ISR holds at least the leader."))
         return

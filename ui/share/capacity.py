@@ -16,6 +16,7 @@ from engine.share.capacity import MAX_TARGET_RPS, CapacityComparison, CapacityIn
 from engine.share.settings import DELIVERY_COUNT_LIMIT, LOCK_DURATION, MAX_RECORD_LOCKS, SETTINGS, ShareSettings
 from ui.frame.door import refusal
 from ui.frame.release_note import release_caption
+from ui.frame.tables import table
 from ui.inputs.numbers import decimal_input, whole_number_input
 from ui.share.cached import share_capacity
 from ui.share.delivery import setting_help
@@ -93,8 +94,7 @@ def share_or_consumer_group() -> None:
     except EngineError as exc:
         refusal(str(exc))
         return
-    table = _table(result)
-    st.dataframe(table, hide_index=True, width="stretch", key="sizing.share.table")
+    table(_table(result), key="sizing.share.table")
     s = result.share
     if s.capped:
         st.warning(_("{per} consumers per share partition, but its in-flight limit (the broker config "

@@ -1,11 +1,17 @@
 """The Share Delivery page's widget groups: the workload's inputs, the summary, the releases note, downloads.
 
 Everything shown is computed by ``engine.share`` (``SharePartition`` driven by share consumers in virtual time);
-this module reads widgets and draws."""
+this module reads widgets and draws.  The consumers, the records and the failure are in the first view; the keys,
+log batches, poison and rejected offsets and the broker settings are in a lazy expander (``SETTINGS_KEY``),
+closed at first: while it is closed its fields are not drawn and the workload takes their kept values
+(``kept_number``), so the page computes the same thing open or closed.  Small tables are static
+(``ui.frame.tables.table``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -18,12 +24,16 @@ from engine.share.settings import DELIVERY_COUNT_LIMIT, LOCK_DURATION, MAX_RECOR
 from engine.share.summary import DeliverySummary
 from engine.share.timeline import MAX_TIMELINE_RECORDS
 from ui.frame.door import refusal
+from ui.frame.tables import table
 from ui.inputs.numbers import whole_number_input
 from ui.text.i18n import _, tr
 
 FAILURES: dict[str, FailureKind | None] = {"crash": "crash", "leave": "leave", "none": None}  # the radio's choices
 
 PAGE_CONSUMERS = min(MAX_CONSUMERS, 8)
+SETTINGS_KEY = "deliver.settings"  # the lazy expander of the keys, offsets and broker settings
+DEFAULT_POISON, DEFAULT_REJECTED = "7", "12"  # the offsets' texts on a first visit
+BROKER_SETTINGS = ((LOCK_DURATION, "lock_ms"), (DELIVERY_COUNT_LIMIT, "limit"), (MAX_RECORD_LOCKS, "locks"))
 
 
 def setting_help(name: str) -> str:
@@ -36,14 +46,71 @@ def setting_help(name: str) -> str:
     return text
 
 
-def _setting(name: str, key: str, container) -> int:
+def kept_number(key: str, default: int) -> int:
+    """A ``whole_number_input``'s value while a closed lazy expander hides it: the value it last accepted
+    (``ui.inputs.numbers`` keeps it under ``<key>.accepted``; the field's text is kept by ``persist_state="page"``),
+    or ``default`` when the field has not been drawn on this visit of the page (its text is gone too)."""
+    ss = st.session_state
+    return int(ss.get(f"{key}.accepted", default)) if key in ss else default
+
+
+def _number(shown: bool, container: Any, label: str, low: int, high: int, default: int, key: str,
+            help: str = "") -> int:
+    """A whole-number field drawn in ``container`` when ``shown``, else its kept value (``kept_number``)."""
+    if not shown:
+        return kept_number(key, default)
+    return whole_number_input(label, low, high, default, key, container=container, help=help)
+
+
+def _text(shown: bool, container: Any, label: str, default: str, key: str) -> str:
+    """A text field drawn in ``container`` when ``shown`` (kept while hidden), else its kept text."""
+    if not shown:
+        return str(st.session_state.get(key, default))
+    return container.text_input(label, default, key=key, persist_state="page")
+
+
+def _setting(shown: bool, name: str, key: str, container: Any) -> int:
     default, low, high = SETTINGS[name]
-    return whole_number_input(name, low, high, default, f"share.{key}", container=container,
-                              help=setting_help(name))
+    return _number(shown, container, name, low, high, default, f"share.{key}", help=setting_help(name))
+
+
+def _kept_offsets_refused(records: int) -> bool:
+    """True when the poison or rejected offsets kept in the session do not fit ``records`` (fewer records than
+    an offset typed earlier): the page refuses them, so their fields must be in view."""
+    ss = st.session_state
+    try:
+        parse_offsets(str(ss.get("share.poison", DEFAULT_POISON)), "poison offsets", records)
+        parse_offsets(str(ss.get("share.reject", DEFAULT_REJECTED)), "rejected offsets", records)
+    except EngineError:
+        return True
+    return False
+
+
+def record_details(records: int) -> tuple[int, int, str, str, ShareSettings]:
+    """Keys, records per log batch, the poison and rejected offsets' texts and the broker settings: drawn in a
+    lazy expander when it is open, else their kept values (nothing of them is drawn).  Offsets that no longer
+    fit ``records`` open it, so the refusal is seen beside its field."""
+    if not st.session_state.get(SETTINGS_KEY) and _kept_offsets_refused(records):
+        st.session_state[SETTINGS_KEY] = True
+    box = st.expander(_("Keys, log batches, poison offsets and broker settings"), key=SETTINGS_KEY,
+                      on_change="rerun")
+    shown = bool(box.open)
+    with box if shown else contextlib.nullcontext():
+        k1, k2, k3, k4 = st.columns(4) if shown else (None,) * 4
+        keys = _number(shown, k1, _("Keys"), 1, 1_000, 6, "share.keys",
+                       help=_("Record at offset o has key o mod keys."))
+        log_batch = _number(shown, k2, _("Records per log batch"), 1, 1_000, 5, "share.log_batch")
+        poison = _text(shown, k3, _("Poison offsets (always RELEASEd)"), DEFAULT_POISON, "share.poison")
+        reject = _text(shown, k4, _("Offsets REJECTed"), DEFAULT_REJECTED, "share.reject")
+        columns = st.columns(3) if shown else (None,) * 3
+        settings = ShareSettings(*(_setting(shown, name, key, col)
+                                   for (name, key), col in zip(BROKER_SETTINGS, columns, strict=True)))
+    return keys, log_batch, poison, reject, settings
 
 
 def workload_inputs() -> Workload:
-    """The share consumers, the records and the broker settings, from the page's widgets."""
+    """The share consumers, the records and the broker settings, from the page's widgets (the secondary ones
+    from ``record_details``)."""
     c1, c2, c3, c4 = st.columns(4)
     records = whole_number_input(_("Records"), 1, MAX_TIMELINE_RECORDS, 60, "share.records", container=c1,
                                  help=_("At most {n}: the timeline draws every record.").format(
@@ -53,12 +120,6 @@ def workload_inputs() -> Workload:
                                      container=c3, help=_("Share consumers' max.poll.records (Kafka default 500)."))
     processing = whole_number_input(_("Processing per record (ms)"), 1, 60_000, 500, "share.processing_ms",
                                     container=c4)
-    k1, k2, k3, k4 = st.columns(4)
-    keys = whole_number_input(_("Keys"), 1, 1_000, 6, "share.keys", container=k1,
-                              help=_("Record at offset o has key o mod keys."))
-    log_batch = whole_number_input(_("Records per log batch"), 1, 1_000, 5, "share.log_batch", container=k2)
-    poison_text = k3.text_input(_("Poison offsets (always RELEASEd)"), "7", key="share.poison")
-    reject_text = k4.text_input(_("Offsets REJECTed"), "12", key="share.reject")
     f1, f2, f3 = st.columns(3)
     kinds = {"crash": _("crashes (locks run out)"), "leave": _("leaves (records released at once)"),
              "none": _("nobody fails")}
@@ -66,9 +127,7 @@ def workload_inputs() -> Workload:
                        horizontal=True)
     member = f2.selectbox(_("Which consumer"), [f"C{i + 1}" for i in range(consumers)], key="share.member")
     failure_ms = whole_number_input(_("When (ms)"), 0, 600_000, 2_000, "share.failure_ms", container=f3)
-    s1, s2, s3 = st.columns(3)
-    settings = ShareSettings(_setting(LOCK_DURATION, "lock_ms", s1), _setting(DELIVERY_COUNT_LIMIT, "limit", s2),
-                             _setting(MAX_RECORD_LOCKS, "locks", s3))
+    keys, log_batch, poison_text, reject_text, settings = record_details(records)
     try:
         poison = parse_offsets(poison_text, "poison offsets", records)
         rejected = parse_offsets(reject_text, "rejected offsets", records) - poison
@@ -141,10 +200,11 @@ def releases_note() -> None:
 
 
 def downloads(run: SimulationRun, summary: DeliverySummary) -> None:
-    st.dataframe(pd.DataFrame(consumer_rows(run)), hide_index=True, width="stretch", key="share.consumers")
+    """Per consumer (static: at most 8 rows), every event (the searchable grid above 40 rows) and the downloads."""
+    table(consumer_rows(run), key="share.consumers")
     rows = pd.DataFrame(event_rows(run)).rename(columns={"t_ms": "t (ms)", "locks_run_out": "locks run out"})
     rows["result"] = rows["result"].map(lambda v: ", ".join(tr(part) for part in v.split(", ")) if v else v)
-    st.dataframe(rows, hide_index=True, width="stretch", key="share.events")
+    table(rows, key="share.events")
     d1, d2, d3 = st.columns(3)
     d1.download_button(_("Download the events (CSV)"), rows.to_csv(index=False), "share_delivery_events.csv",
                        "text/csv", key="share.download_events")

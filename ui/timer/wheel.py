@@ -1,7 +1,10 @@
-"""The Timing Wheel page's Streamlit glue: the task sources' widgets, and the step cursor in the session.
+"""The Timing Wheel page's Streamlit glue: the task sources' widgets, the step cursor in the session, the event
+log.
 
 The step the page shows is ``st.session_state["wheel.step"]`` (also the slider's key); the buttons move it
-with ``go_to`` / ``next_expiration``, clamped to the frames of the current run.
+with ``go_to`` / ``next_expiration``, clamped to the frames of the current run.  The slider keeps its value
+while another of the page's lazy tabs is open (``persist_state="page"``); the event log is a lazy expander,
+built only when opened.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from engine import (
@@ -26,11 +30,13 @@ from engine import (
 from engine.common.config_def import LONG_MAX, LONG_MIN
 from engine.server.timer.model import MAX_DELAY_MS
 from engine.server.timer.workloads import PRESET_DURATION_MS, PRESET_MEMBERS
+from ui.frame.tables import table
 from ui.inputs.numbers import whole_number_input
 from ui.inputs.paste import checked_paste, paste_area
 from ui.text.i18n import DEFAULT_LANGUAGE, _, current_language, translate
 
 STEP = "wheel.step"
+HISTORY_ROWS = 500  # event-log lines the table shows; the CSV holds every line
 MAX_HAND_CHARS = 200_000  # typed tasks: room for MAX_PAGE_TASKS lines of about 100 characters
 DEFAULT_HAND = ("# id, delay_ms[, add_at_ms[, cancel_at_ms]]\n"
                 "a, 25\nc, 0\nd, 400\nb, 7, 3\ne, 8000, 10, 2000\n")  # add times never go back
@@ -119,8 +125,24 @@ def step_controls(frames: list) -> None:
                 help=_("Jump to the next bucket expiration (the next DelayQueue poll)."))
     b[4].button(_("End"), icon=":material/last_page:", key="wheel.last", on_click=go_to, args=(last, last),
                 width="stretch")
-    if last > 0:
-        st.slider(_("Step of the run"), 0, last, key=STEP)  # not the button's "Step forward"
+    if last > 0:  # kept while another tab is open (only the open tab runs)
+        st.slider(_("Step of the run"), 0, last, key=STEP, persist_state="page")  # not the button's "Step forward"
+
+
+def event_log(frames: list, step: int) -> None:
+    """Every event up to ``step`` in a lazy expander (its label stays the same, so it stays open from step to
+    step): nothing of it runs until it is opened; then the line count, the last ``HISTORY_ROWS`` lines and the
+    whole log as CSV."""
+    log = st.expander(_("Event log up to this step"), key="wheel.history", on_change="rerun")
+    if not log.open:
+        return
+    history = [vars(line) for f in frames[: step + 1] for line in f.log]
+    with log:
+        st.caption(_("{n} lines; the table shows the last {shown}, the CSV every line.").format(
+            n=f"{len(history):,}", shown=HISTORY_ROWS))
+        table(pd.DataFrame(history[-HISTORY_ROWS:]), key="wheel.history_table")
+        st.download_button(_("Download the event log (CSV)"), pd.DataFrame(history).to_csv(index=False),
+                           "timing_wheel_log.csv", "text/csv", key="wheel.download_log")
 
 
 @functools.lru_cache(maxsize=16_384)
