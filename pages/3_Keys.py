@@ -74,13 +74,11 @@ def null_key_section() -> None:
                  "partition choices are random (seeded)."))
 
 
-def linked_tab(labels: list[str]) -> None:
-    """A fresh visit whose link names a tab's own field (a lesson's link: ``?keys.remap_to=``,
-    ``?keys.group_ids=``) opens that tab; otherwise the first tab is open."""
+def linked_tab(labels: list[str]) -> str | None:
+    """The tab a link naming its own field opens (a lesson's link: ``?keys.remap_to=``, ``?keys.group_ids=``)."""
     linked = [i for i, fields in ((1, ("keys.remap_to",)), (3, ("keys.group_ids", "keys.offsets_partitions")))
               if any(field in st.query_params for field in fields)]
-    if "keys.view" not in st.session_state and linked:
-        st.session_state["keys.view"] = labels[linked[0]]
+    return labels[linked[0]] if linked else None
 
 
 keys, sample_id = key_source()
@@ -92,7 +90,6 @@ if keys is not None:
 client = client_choice("keys")
 partitioner_note(client)
 labels = [_("Key -> partition"), _("Changing the partition count"), _("Null keys over time"), _("Group coordinator")]
-linked_tab(labels)
 
 
 def sample_tabs() -> None:
@@ -106,7 +103,8 @@ def sample_tabs() -> None:
 
     lazy_tabs(dict(zip(labels, (on_sample(lambda k: histogram_section(k, sample_id, partitions, client)),
                                 on_sample(lambda k: remap_section(k, sample_id, partitions)),
-                                null_key_section, coordinator_tab), strict=True)), "keys.view")
+                                null_key_section, coordinator_tab), strict=True)),
+              "keys.view", opened=linked_tab(labels))
 
 
 sample_tabs()

@@ -10,9 +10,9 @@ import streamlit as st
 from engine import EngineError, sizing
 from engine.charts import cost_grid, formula_comparison
 from ui.frame.layout import page_setup
-from ui.frame.lazy import lazy_tabs
+from ui.frame.lazy import lazy_section, lazy_tabs
 from ui.frame.tables import table
-from ui.inputs.numbers import decimal_input, whole_number_input
+from ui.inputs.numbers import decimal_input, kept_value, whole_number_input
 from ui.load.cached import sizing_curves
 from ui.load.perf_test import measured
 from ui.load.streams_sizing import streams_sizing
@@ -25,7 +25,7 @@ page_setup(_("Sizing"), "📐", _("Partitions = ceil(max(T/p, T/c)) from measure
 
 def constant_overrides() -> dict[str, float]:
     """The constants edited away from their values; their fields are drawn only while the expander is open, a
-    closed one keeps each field's last accepted value (``ui.inputs.numbers`` keeps it as ``<key>.accepted``)."""
+    closed one keeps each field's last accepted value (``kept_value``)."""
     out, box = {}, st.expander(_("Constants (editable; hover for source and era)"), key="sizing.constants",
                                on_change="rerun")
     for key, c in sizing.CONSTANTS.items():
@@ -34,7 +34,7 @@ def constant_overrides() -> dict[str, float]:
             value = decimal_input(tr(f"{c.label} ({c.unit})"), 0.0, 1e12, float(c.value), field, container=box,
                                   help=_("{source}. Era: {era}.").format(source=tr(c.source), era=tr(c.era)))
         else:
-            value = st.session_state.get(f"{field}.accepted", c.value)
+            value = kept_value(field, c.value)
         if value != c.value:
             out[key] = float(value)
     return out
@@ -100,11 +100,10 @@ def results_section(result: sizing.SizingResult) -> None:
     table(rows, key="sizing.constraints")
     counts = tuple(sizing.curve_counts(result.chosen))
     cost = sizing_curves(inputs, counts)
-    curves = st.expander(_("Each cost against the partition count (chart)"), key="sizing.costs", on_change="rerun")
-    if curves.open:  # nine panels, drawn when asked for; the table above holds the chosen count's numbers
-        units, limits = {c.name: c.unit for c in result.constraints}, {c.name: c.limit for c in result.constraints}
-        curves.plotly_chart(cost_grid(counts, cost, units, limits, result.chosen, result.recommended),
-                            key="sizing.cost_chart")
+    units, limits = {c.name: c.unit for c in result.constraints}, {c.name: c.limit for c in result.constraints}
+    lazy_section(_("Each cost against the partition count (chart)"), "sizing.costs",  # nine panels, when asked for;
+                 lambda: st.plotly_chart(cost_grid(counts, cost, units, limits, result.chosen, result.recommended),
+                                         key="sizing.cost_chart"))  # the table above holds the chosen count's
     st.markdown(_("**Summary for your notes**"))
     st.code(summary(result), language=None)
     d1, d2 = st.columns(2)
@@ -129,6 +128,5 @@ def partitions_tab() -> None:
 
 views = {_("Partitions for a topic"): partitions_tab, _("Consumer group or share group?"): share_or_consumer_group,
          _("Kafka Streams"): streams_sizing}
-if "sizing.view" not in st.session_state and any(field.startswith("sizing.streams.") for field in st.query_params):
-    st.session_state["sizing.view"] = _("Kafka Streams")  # a link naming the streams tab's fields (a lesson's)
-lazy_tabs(views, "sizing.view")  # only the open tab runs
+streams_linked = any(field.startswith("sizing.streams.") for field in st.query_params)  # a lesson's link
+lazy_tabs(views, "sizing.view", opened=_("Kafka Streams") if streams_linked else None)  # only the open tab runs

@@ -105,7 +105,9 @@ def _tabs_page() -> None:
 
         return draw
 
-    lazy_tabs({"First": view("first"), "Second": view("second"), "Third": view("third")}, "lazy.tabs")
+    opened = st.query_params.get("open")  # a link asking for a tab
+    lazy_tabs({"First": view("first"), "Second": view("second"), "Third": view("third")}, "lazy.tabs",
+              opened=opened)
 
 
 def test_lazy_tabs_run_only_the_open_tab() -> None:
@@ -119,6 +121,17 @@ def test_lazy_tabs_run_only_the_open_tab() -> None:
     assert not at.exception, at.exception
     assert [m for m in _shown(at) if m.startswith("tab ")] == ["tab third"]
     assert (_runs(at, "first"), _runs(at, "second"), _runs(at, "third")) == (1, 0, 1)
+
+
+def test_a_link_opens_its_tab_on_the_first_visit_only() -> None:
+    at = AppTest.from_function(_tabs_page, default_timeout=60)
+    at.query_params["open"] = "Second"
+    at.run()
+    assert not at.exception, at.exception
+    assert [m for m in _shown(at) if m.startswith("tab ")] == ["tab second"]
+    at.session_state["lazy.tabs"] = "Third"  # the person chooses another tab: the link no longer decides
+    at.run()
+    assert [m for m in _shown(at) if m.startswith("tab ")] == ["tab third"]
 
 
 def _linked_page() -> None:

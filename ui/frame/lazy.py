@@ -23,7 +23,7 @@ def linked(names: Iterable[str]) -> bool:
     return any((text := st.query_params.get(name)) is not None and text != seen.get(name) for name in names)
 
 
-def lazy_section(label: str, key: str, draw: Callable[..., None], *args: Any, opened: bool = False) -> None:
+def lazy_section(label: str, key: str, draw: Callable[..., object], *args: Any, opened: bool = False) -> None:
     """``draw(*args)`` inside an expander, closed by default, run only while it is open; ``opened`` opens it."""
     if opened:
         st.session_state[key] = True
@@ -33,8 +33,11 @@ def lazy_section(label: str, key: str, draw: Callable[..., None], *args: Any, op
             draw(*args)
 
 
-def lazy_tabs(views: Mapping[str, Callable[[], object]], key: str) -> None:
-    """One tab per view (label -> what it draws), the first open by default; only the open tab runs."""
+def lazy_tabs(views: Mapping[str, Callable[[], object]], key: str, opened: str | None = None) -> None:
+    """One tab per view (label -> what it draws), the first open by default (``opened``: that one, on a session's
+    first visit, as a link naming its fields asks); only the open tab runs."""
+    if opened is not None and key not in st.session_state:
+        st.session_state[key] = opened
     for tab, draw in zip(st.tabs(list(views), key=key, on_change="rerun"), views.values(), strict=True):
         if tab.open:
             with tab:

@@ -66,10 +66,21 @@ def _whole_rule(low: int, high: int) -> str:
     return _("A whole number {low}..{high}.").format(low=f"{low:,}", high=f"{high:,}")
 
 
+def _accepted(key: str) -> str:
+    return f"{key}.accepted"
+
+
+def kept_value(key: str, default: Any) -> Any:
+    """The value the field ``key`` last accepted, for when a closed lazy tab or expander does not draw it (its
+    text is kept by ``persist_state="page"``); ``default`` when the field has not been drawn on this visit."""
+    ss = st.session_state
+    return ss.get(_accepted(key), default) if key in ss else default
+
+
 def _field(container: Any, label: str, default: Any, key: str, help: str, parse: Callable[[str], Any],
            disabled: bool = False) -> Any:
     ss = st.session_state
-    accepted = f"{key}.accepted"
+    accepted = _accepted(key)
     text = container.text_input(label, _start_text(key, default), key=key, help=help, disabled=disabled,
                                 persist_state="page")  # kept while a closed lazy tab or expander hides it
     try:

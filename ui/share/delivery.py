@@ -4,7 +4,7 @@ Everything shown is computed by ``engine.share`` (``SharePartition`` driven by s
 this module reads widgets and draws.  The consumers, the records and the failure are in the first view; the keys,
 log batches, poison and rejected offsets and the broker settings are in a lazy expander (``SETTINGS_KEY``),
 closed at first: while it is closed its fields are not drawn and the workload takes their kept values
-(``kept_number``), so the page computes the same thing open or closed.  Small tables are static
+(``ui.inputs.numbers.kept_value``), so the page computes the same thing open or closed.  Small tables are static
 (``ui.frame.tables.table``)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from engine.share.summary import DeliverySummary
 from engine.share.timeline import MAX_TIMELINE_RECORDS
 from ui.frame.door import refusal
 from ui.frame.tables import table
-from ui.inputs.numbers import whole_number_input
+from ui.inputs.numbers import kept_value, whole_number_input
 from ui.text.i18n import _, tr
 
 FAILURES: dict[str, FailureKind | None] = {"crash": "crash", "leave": "leave", "none": None}  # the radio's choices
@@ -46,19 +46,11 @@ def setting_help(name: str) -> str:
     return text
 
 
-def kept_number(key: str, default: int) -> int:
-    """A ``whole_number_input``'s value while a closed lazy expander hides it: the value it last accepted
-    (``ui.inputs.numbers`` keeps it under ``<key>.accepted``; the field's text is kept by ``persist_state="page"``),
-    or ``default`` when the field has not been drawn on this visit of the page (its text is gone too)."""
-    ss = st.session_state
-    return int(ss.get(f"{key}.accepted", default)) if key in ss else default
-
-
 def _number(shown: bool, container: Any, label: str, low: int, high: int, default: int, key: str,
             help: str = "") -> int:
-    """A whole-number field drawn in ``container`` when ``shown``, else its kept value (``kept_number``)."""
+    """A whole-number field drawn in ``container`` when ``shown``, else its kept value (``kept_value``)."""
     if not shown:
-        return kept_number(key, default)
+        return int(kept_value(key, default))
     return whole_number_input(label, low, high, default, key, container=container, help=help)
 
 
